@@ -1,0 +1,145 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/** Default address of the local sandbox (`npm run sandbox`). */
+export const SANDBOX_BASE_URL = 'http://127.0.0.1:4010';
+
+export class FinVerifyApi implements ICredentialType {
+	name = 'finVerifyApi';
+
+	displayName = 'FinVerify API';
+
+	icon: Icon = { light: 'file:../icons/finverify.svg', dark: 'file:../icons/finverify.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-finverify/n8n-nodes-finverify#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			default: 'production',
+			options: [
+				{
+					name: 'Production',
+					value: 'production',
+					description: 'Live data. Use the base URL the service gave your account.',
+				},
+				{
+					name: 'Sandbox',
+					value: 'sandbox',
+					description: 'The local sandbox of this package (npm run sandbox); no live bureau data',
+				},
+				{
+					name: 'Custom',
+					value: 'custom',
+					description: 'Any other deployment, for example a staging host',
+				},
+			],
+			description:
+				'Sandbox and production credentials are separate and must not be mixed',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. https://api.example.com',
+			description:
+				'Address of the service without the /api/v1/services path, as given with your production credentials',
+			displayOptions: { show: { environment: ['production', 'custom'] } },
+		},
+		{
+			displayName: 'Sandbox URL',
+			name: 'sandboxUrl',
+			type: 'string',
+			default: SANDBOX_BASE_URL,
+			description: 'Address of the sandbox started with npm run sandbox',
+			displayOptions: { show: { environment: ['sandbox'] } },
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Sent as the X-API-KEY header',
+		},
+		{
+			displayName: 'API Secret',
+			name: 'apiSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Sent as the X-API-SECRET header',
+		},
+		{
+			displayName: 'Refresh Token',
+			name: 'refreshToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Only needed for Collection Session operations; sent to those endpoints alone, as the refresh_token cookie',
+		},
+		{
+			displayName: 'Webhook Signing Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Used by the FinVerify Trigger to verify the HMAC signature of incoming notifications. Never sent anywhere.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'X-API-KEY': '={{$credentials.apiKey}}',
+				'X-API-SECRET': '={{$credentials.apiSecret}}',
+			},
+		},
+	};
+
+	// A status lookup of a journey id that cannot exist costs nothing: NOT_FOUND (404) proves the key and
+	// secret were accepted, UNAUTHORIZED (401) that they were not.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL:
+				'={{$credentials.environment === "sandbox" ? $credentials.sandboxUrl : $credentials.baseUrl}}',
+			url: '/api/v1/services/aa-bsa-journey/status',
+			method: 'GET',
+			qs: { client_id: 'credential_check_no_such_journey' },
+			ignoreHttpStatusErrors: true,
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error_code',
+					value: 'UNAUTHORIZED',
+					message: 'The API key or API secret is wrong, expired or for another environment',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error_code',
+					value: 'PERMISSION_DENIED',
+					message:
+						'The key and secret work, but this account lacks the AA_BSA_JOURNEY permission used for the check',
+				},
+			},
+		],
+	};
+}

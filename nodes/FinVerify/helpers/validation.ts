@@ -1,0 +1,210 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Input checks run before any request leaves. Each returns the normalised value or throws a
+ * NodeOperationError that names the field, the item and the expected format. Pure: they need only the
+ * node (for the error) and the item index, so they are unit-tested alone.
+ */
+export interface FieldContext {
+	node: INode;
+	itemIndex: number;
+}
+
+export const PAN_PATTERN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
+export const CIN_PATTERN = /^[A-Z0-9]{21}$/;
+export const LLPIN_PATTERN = /^[A-Z]{3}-[0-9]{4}$/;
+export const MOBILE_PATTERN = /^[6-9][0-9]{9}$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const BUREAUS = ['equifax', 'experian', 'cibil', 'crif'] as const;
+export type Bureau = (typeof BUREAUS)[number];
+
+const shown = (value: unknown): string => {
+	if (value === undefined || value === null || value === '') return 'an empty value';
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
+};
+
+export function invalidField(
+	ctx: FieldContext,
+	field: string,
+	value: unknown,
+	expected: string,
+	options: { showValue?: boolean } = {},
+): NodeOperationError {
+	const got = options.showValue === false ? '' : ` (got ${shown(value)})`;
+	return new NodeOperationError(ctx.node, `Invalid ${field} in item ${ctx.itemIndex}${got}`, {
+		itemIndex: ctx.itemIndex,
+		description: `${field}: expected ${expected}. Nothing was sent to the service.`,
+	});
+}
+
+const asText = (value: unknown): string =>
+	typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+
+export function requireText(
+	ctx: FieldContext,
+	field: string,
+	value: unknown,
+	options: { minLength?: number; maxLength?: number; expected?: string; secret?: boolean } = {},
+): string {
+	const text = asText(value);
+	const min = options.minLength ?? 1;
+	const max = options.maxLength ?? 1000;
+	if (text.length < min || text.length > max) {
+		const expected =
+			options.expected ??
+			(min > 1 ? `at least ${min} characters` : 'a non-empty text') +
+				(options.maxLength ? ` and at most ${max}` : '');
+		throw invalidField(ctx, field, value, expected, { showValue: !options.secret });
+	}
+	return text;
+}
+
+export function assertPan(ctx: FieldContext, value: unknown, field = 'PAN'): string {
+	const pan = asText(value).toUpperCase();
+	if (!PAN_PATTERN.test(pan)) {
+		throw invalidField(ctx, field, value, '10 characters: 5 letters, 4 digits, 1 letter, e.g. ABCDE1234F');
+	}
+	return pan;
+}
+
+export function assertCin(ctx: FieldContext, value: unknown, field = 'CIN'): string {
+	const cin = asText(value).toUpperCase();
+	if (!CIN_PATTERN.test(cin)) {
+		throw invalidField(ctx, field, value, '21 letters and digits, e.g. L17110MH1973PLC019786');
+	}
+	return cin;
+}
+
+export function assertLlpin(ctx: FieldContext, value: unknown, field = 'LLPIN'): string {
+	const llpin = asText(value).toUpperCase();
+	if (!LLPIN_PATTERN.test(llpin)) {
+		throw invalidField(ctx, field, value, 'three letters, a hyphen and four digits, e.g. AAB-1234');
+	}
+	return llpin;
+}
+
+/**
+ * Accepts the common ways people write an Indian mobile number ("+91 98765 43210", "098765-43210",
+ * "(987) 654 3210") and returns the 10 digits the service wants; anything else is rejected.
+ */
+export function normalizeMobile(value: unknown): string | undefined {
+	const raw = asText(value);
+	if (!/^[+\d\s().-]+$/.test(raw)) return undefined;
+	let digits = raw.replace(/[\s().-]/g, '');
+	if (digits.startsWith('+')) {
+		if (!digits.startsWith('+91')) return undefined;
+		digits = digits.slice(3);
+	} else if (digits.length === 12 && digits.startsWith('91')) {
+		digits = digits.slice(2);
+	} else if (digits.length === 11 && digits.startsWith('0')) {
+		digits = digits.slice(1);
+	}
+	return MOBILE_PATTERN.test(digits) ? digits : undefined;
+}
+
+export function assertMobile(ctx: FieldContext, value: unknown, field = 'Mobile Number'): string {
+	const mobile = normalizeMobile(value);
+	if (mobile === undefined) {
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			'a 10-digit Indian mobile number starting with 6-9, e.g. 9876543210 (+91 and spaces are accepted)',
+		);
+	}
+	return mobile;
+}
+
+export function assertConsent(ctx: FieldContext, value: unknown, field = 'Consent Given'): 'Y' {
+	if (value !== true) {
+		throw new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
+			itemIndex: ctx.itemIndex,
+			description: `${field}: expected on, confirming the subject has consented to this check. Nothing was sent to the service.`,
+		});
+	}
+	return 'Y';
+}
+
+export function assertGender(ctx: FieldContext, value: unknown, field = 'Gender'): 'male' | 'female' {
+	const gender = asText(value).toLowerCase();
+	if (gender !== 'male' && gender !== 'female') {
+		throw invalidField(ctx, field, value, '"male" or "female"');
+	}
+	return gender;
+}
+
+export function assertBureaus(ctx: FieldContext, value: unknown, field = 'Bureaus'): Bureau[] {
+	const list = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(',')
+			: [];
+	const bureaus = [...new Set(list.map((b) => asText(b).toLowerCase()).filter(Boolean))];
+	if (bureaus.length === 0 || !bureaus.every((b) => (BUREAUS as readonly string[]).includes(b))) {
+		throw invalidField(ctx, field, value, `at least one of ${BUREAUS.join(', ')}`);
+	}
+	return bureaus as Bureau[];
+}
+
+export function assertEmail(ctx: FieldContext, value: unknown, field = 'Email'): string {
+	const email = asText(value);
+	if (!EMAIL_PATTERN.test(email) || email.length > 254) {
+		throw invalidField(ctx, field, value, 'an e-mail address, e.g. name@example.com');
+	}
+	return email;
+}
+
+export function assertHttpUrl(ctx: FieldContext, value: unknown, field = 'URL'): string {
+	const text = asText(value);
+	let ok = false;
+	try {
+		const url = new URL(text);
+		ok = (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+	} catch {
+		ok = false;
+	}
+	if (!ok) throw invalidField(ctx, field, value, 'an http:// or https:// URL, e.g. https://example.com/done');
+	return text;
+}
+
+export function assertPositiveInteger(ctx: FieldContext, value: unknown, field: string): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number <= 0) {
+		throw invalidField(ctx, field, value, 'a whole number greater than 0, e.g. 86400 for 24 hours');
+	}
+	return number;
+}
+
+/** Service-issued identifiers (job_id, client_id): non-empty, no spaces. */
+export function assertIdentifier(ctx: FieldContext, value: unknown, field: string, example: string): string {
+	const id = asText(value);
+	if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) {
+		throw invalidField(ctx, field, value, `the identifier the service returned, e.g. ${example} (letters, digits, _ - . :)`);
+	}
+	return id;
+}
+
+export function assertOtp(ctx: FieldContext, value: unknown, field = 'OTP'): string {
+	const otp = asText(value);
+	if (!/^[0-9]{4,8}$/.test(otp)) throw invalidField(ctx, field, value, '4 to 8 digits, e.g. 123456');
+	return otp;
+}
+
+/** Parses a JSON object given as text or as an object (n8n JSON parameters arrive as either). */
+export function parseJsonObject(ctx: FieldContext, value: unknown, field: string): Record<string, unknown> {
+	if (value === undefined || value === null || value === '') return {};
+	let parsed = value;
+	if (typeof value === 'string') {
+		try {
+			parsed = JSON.parse(value);
+		} catch {
+			throw invalidField(ctx, field, value, 'a JSON object, e.g. {"crm_id": "123"}');
+		}
+	}
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+		throw invalidField(ctx, field, value, 'a JSON object, e.g. {"crm_id": "123"}');
+	}
+	return parsed as Record<string, unknown>;
+}

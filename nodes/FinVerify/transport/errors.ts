@@ -1,0 +1,105 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** What every error envelope variant (A-E of the spec) boils down to. */
+export interface ParsedApiError {
+	message: string;
+	code?: string;
+	requestId?: string;
+	variant?: 'A' | 'B' | 'C' | 'D' | 'E';
+}
+
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const text = (value: unknown): string | undefined =>
+	typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+
+/**
+ * True when a body is one of the service's error envelopes, whatever the HTTP status said.
+ * A journey status body may legitimately carry `status: "failed"` (the journey failed), so `status` alone
+ * only counts together with an error field.
+ */
+export function isErrorEnvelope(body: unknown): boolean {
+	if (!isObject(body)) return false;
+	if (body.success === false) return true;
+	if (body.status === 'error' || body.status === 'failed') {
+		return (
+			body.error_code !== undefined ||
+			(typeof body.status_code === 'number' && body.status_code >= 400)
+		);
+	}
+	return false;
+}
+
+/** Reads the message and code out of any of the five envelope variants (and of unknown bodies). */
+export function parseApiError(body: unknown, httpStatus?: number): ParsedApiError {
+	if (!isObject(body)) {
+		const raw = text(body);
+		const looksLikeHtml = raw !== undefined && /^<(!doctype|html)/i.test(raw);
+		return {
+			message:
+				raw && !looksLikeHtml && raw.length <= 300
+					? raw
+					: `The service answered with HTTP ${httpStatus ?? 'error'} and no readable error body`,
+		};
+	}
+	const requestId = text(body.request_id);
+	if (isObject(body.error)) {
+		return {
+			variant: 'C',
+			message: text(body.error.message) ?? text(body.message) ?? 'Unknown error',
+			code: text(body.error.code),
+			requestId,
+		};
+	}
+	if (body.message_code !== undefined) {
+		return {
+			variant: 'D',
+			message: text(body.message) ?? 'Unknown error',
+			code: text(body.message_code),
+			requestId,
+		};
+	}
+	if (body.error_code !== undefined) {
+		return {
+			variant: typeof body.status === 'string' ? 'E' : 'A',
+			message: text(body.message) ?? 'Unknown error',
+			code: text(body.error_code),
+			requestId,
+		};
+	}
+	if (typeof body.status === 'string' && body.status_code !== undefined) {
+		return {
+			variant: 'B',
+			message: text(body.message) ?? 'Unknown error',
+			code: body.status.toUpperCase(),
+			requestId,
+		};
+	}
+	return {
+		message: text(body.message) ?? text(body.error) ?? `The service answered with HTTP ${httpStatus ?? 'error'}`,
+		code: text(body.code),
+		requestId,
+	};
+}
+
+/** Replaces every occurrence of the given secrets in a text; short or empty secrets are skipped. */
+export function redactSecrets(value: string, secrets: Array<string | undefined>): string {
+	let out = value;
+	for (const secret of secrets) {
+		if (typeof secret === 'string' && secret.length >= 4) out = out.split(secret).join('[redacted]');
+	}
+	return out;
+}
+
+/** Deep copy of a JSON value with every secret redacted from its strings. */
+export function redactDeep<T>(value: T, secrets: Array<string | undefined>): T {
+	if (typeof value === 'string') return redactSecrets(value, secrets) as T;
+	if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets)) as T;
+	if (isObject(value)) {
+		const out: IDataObject = {};
+		for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v, secrets);
+		return out as T;
+	}
+	return value;
+}

@@ -1,0 +1,238 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { BUREAUS } from '../helpers/validation';
+
+/**
+ * Fields used by more than one operation, declared once. The parameter `name` is the same everywhere,
+ * so n8n keeps the user's value when they switch between operations that share a field.
+ * Operations stamp their displayOptions with `updateDisplayOptions`.
+ */
+
+export const panField: INodeProperties = {
+	displayName: 'PAN',
+	name: 'pan',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. ABCDE1234F',
+	description: 'Permanent Account Number: 5 letters, 4 digits, 1 letter. Lowercase is accepted and uppercased.',
+};
+
+export const fullNameField: INodeProperties = {
+	displayName: 'Full Name',
+	name: 'name',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. Priya Sharma',
+	description: 'Full legal name of the subject, used by the bureaus for identity matching',
+};
+
+export const mobileNumberField: INodeProperties = {
+	displayName: 'Mobile Number',
+	name: 'mobileNumber',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 9876543210',
+	description: '10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and normalised.',
+};
+
+export const consentField: INodeProperties = {
+	displayName: 'Subject Has Consented',
+	name: 'consent',
+	type: 'boolean',
+	default: false,
+	required: true,
+	description:
+		'Whether the person or business has given consent for this check. The service rejects requests without consent, so nothing is sent unless this is on.',
+};
+
+export const genderField: INodeProperties = {
+	displayName: 'Gender',
+	name: 'gender',
+	type: 'options',
+	default: 'male',
+	required: true,
+	options: [
+		{ name: 'Female', value: 'female' },
+		{ name: 'Male', value: 'male' },
+	],
+	description: 'Gender of the subject, as the bureaus require it',
+};
+
+export const bureausField: INodeProperties = {
+	displayName: 'Bureaus',
+	name: 'bureaus',
+	type: 'multiOptions',
+	default: ['cibil'],
+	required: true,
+	options: BUREAUS.map((b) => ({
+		name: b === 'cibil' ? 'CIBIL' : b === 'crif' ? 'CRIF High Mark' : b[0].toUpperCase() + b.slice(1),
+		value: b,
+	})),
+	description: 'Bureaus to pull a report from (at least one). Each bureau is a separate report and charge.',
+};
+
+export const businessNameField: INodeProperties = {
+	displayName: 'Business Name',
+	name: 'businessName',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. Acme Traders Private Limited',
+	description: 'Registered name of the business (at least 2 characters)',
+};
+
+export const companyNameField: INodeProperties = {
+	displayName: 'Company Name',
+	name: 'companyName',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. Infosys',
+	description: 'Full or partial name to search for (at least 3 characters)',
+};
+
+/** Company picker: searched live through the autocomplete endpoint, or a CIN typed in. */
+export const companyLocatorField: INodeProperties = {
+	displayName: 'Company',
+	name: 'company',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The company to look up',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Type at least 3 letters of the name…',
+			typeOptions: { searchListMethod: 'searchCompanies', searchable: true, searchFilterRequired: true },
+		},
+		{
+			displayName: 'By CIN',
+			name: 'cin',
+			type: 'string',
+			placeholder: 'e.g. L17110MH1973PLC019786',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: '^[A-Za-z0-9]{21}$',
+						errorMessage: 'A CIN has 21 letters and digits, e.g. L17110MH1973PLC019786',
+					},
+				},
+			],
+		},
+	],
+};
+
+/** LLP picker: searched live through the autocomplete endpoint, or an LLPIN typed in. */
+export const llpLocatorField: INodeProperties = {
+	displayName: 'LLP',
+	name: 'llp',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The limited liability partnership to look up',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Type at least 3 letters of the name…',
+			typeOptions: { searchListMethod: 'searchLlps', searchable: true, searchFilterRequired: true },
+		},
+		{
+			displayName: 'By LLPIN',
+			name: 'llpin',
+			type: 'string',
+			placeholder: 'e.g. AAB-1234',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: '^[A-Za-z]{3}-[0-9]{4}$',
+						errorMessage: 'An LLPIN is three letters, a hyphen and four digits, e.g. AAB-1234',
+					},
+				},
+			],
+		},
+	],
+};
+
+export const jobIdField: INodeProperties = {
+	displayName: 'Job ID',
+	name: 'jobId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. itr_5f2c0b7e9a1d4c3b8e6f0a2d',
+	description: 'ID of the ITR analysis job, returned by Start Analysis',
+};
+
+export const journeyClientIdField: INodeProperties = {
+	displayName: 'Journey Client ID',
+	name: 'clientId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. aa_5f2c0b7e9a1d4c3b8e6f0a2d',
+	description: 'The client_id returned by Start Journey (or received by the FinVerify Trigger)',
+};
+
+export const simplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return a stable, simplified output (the same fields whichever response shape the service sends) instead of the raw response',
+};
+
+export const binaryPropertyField: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the output binary field to put the file in',
+};
+
+/** Node-wide request behaviour; shown for every operation. */
+export const requestOptionsField: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			displayName: 'Items in Parallel',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10 },
+			default: 3,
+			description:
+				'How many items are sent to the service at the same time (1-10). Output order and item pairing are kept.',
+		},
+		{
+			displayName: 'Timeout (Ms)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1000 },
+			default: 30000,
+			description: 'How long to wait for one answer before giving up on that attempt',
+		},
+		{
+			displayName: 'Retries',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 5 },
+			default: 3,
+			description:
+				'How often to retry on rate limits (429, honouring Retry-After), server errors (5xx) and network failures, with exponential backoff. Never on 4xx input or authentication errors; creates are only re-sent when the service proved it did not act.',
+		},
+	],
+};

@@ -1,0 +1,10 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { RequestPolicy } from '../transport';
+
+/** What every `<op>.operation.ts` exports. The router owns the item loop, pairing and continueOnFail. */
+export interface OperationModule {
+	description: INodeProperties[];
+	/** Runs one input item; returns its output items (pairedItem is added by the router). */
+	execute(this: IExecuteFunctions, itemIndex: number, policy: RequestPolicy): Promise<INodeExecutionData[]>;
+}

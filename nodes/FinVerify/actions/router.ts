@@ -1,0 +1,99 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { RequestPolicy } from '../transport';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from '../transport';
+import * as apiRequest from './apiRequest';
+import * as bankStatementJourney from './bankStatementJourney';
+import * as collectionSession from './collectionSession';
+import * as company from './company';
+import * as creditReport from './creditReport';
+import * as employment from './employment';
+import * as incomeTaxReturn from './incomeTaxReturn';
+import type { FinVerifyOperation, FinVerifyResource, FinVerifyType } from './node.type';
+import type { OperationModule } from './operation';
+
+type Registry = { [R in FinVerifyResource]: Record<FinVerifyOperation<R>, OperationModule> };
+
+/** Every operation of every resource; a missing or extra operation does not compile. */
+export const registry: Registry = {
+	creditReport: creditReport.operations,
+	company: company.operations,
+	employment: employment.operations,
+	incomeTaxReturn: incomeTaxReturn.operations,
+	bankStatementJourney: bankStatementJourney.operations,
+	collectionSession: collectionSession.operations,
+	apiRequest: apiRequest.operations,
+};
+
+export const DEFAULT_CONCURRENCY = 3;
+export const MAX_CONCURRENCY = 10;
+
+/** The item shape n8n routes to the error output: `error` set on the item, `error` in its json. */
+export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	if (error.description) json.description = error.description;
+	const code = (error as NodeApiError).errorResponse?.code ?? (error as NodeApiError).httpCode;
+	if (error instanceof NodeApiError) {
+		json.code = (code as string | null) ?? null;
+		json.httpCode = error.httpCode ?? null;
+	}
+	return { json, error, pairedItem: { item: itemIndex } };
+}
+
+function toNodeError(this: IExecuteFunctions, error: unknown, itemIndex: number) {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	// Anything else is a bug or an unexpected failure; keep its message only (no request internals).
+	return new NodeApiError(this.getNode(), { message: (error as Error)?.message ?? String(error) } as JsonObject, {
+		itemIndex,
+	});
+}
+
+/**
+ * Owns the item loop: runs the chosen operation for each item with bounded concurrency, keeps output
+ * order and `pairedItem`, and turns failures into error items when the node continues on fail.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as FinVerifyResource;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const finVerify = { resource, operation } as FinVerifyType;
+	const operations = registry[finVerify.resource] as Record<string, OperationModule>;
+	const module = operations?.[finVerify.operation];
+	if (!module) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+
+	const options = this.getNodeParameter('requestOptions', 0, {}) as IDataObject;
+	const concurrency = Math.max(1, Math.min(Number(options.concurrency ?? DEFAULT_CONCURRENCY) || 1, MAX_CONCURRENCY));
+	const policy: RequestPolicy = {
+		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
+		maxRetries: Number(options.maxRetries ?? DEFAULT_MAX_RETRIES),
+	};
+
+	const results: INodeExecutionData[][] = new Array(items.length);
+	const continueOnFail = this.continueOnFail();
+	// the failure of the lowest item index wins, so the error does not depend on timing
+	const state: { failure?: { index: number; error: unknown } } = {};
+	let next = 0;
+
+	const worker = async () => {
+		while (next < items.length && state.failure === undefined) {
+			const itemIndex = next++;
+			try {
+				const output = await module.execute.call(this, itemIndex, policy);
+				results[itemIndex] = output.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+			} catch (error) {
+				const nodeError = toNodeError.call(this, error, itemIndex);
+				if (continueOnFail) {
+					results[itemIndex] = [errorItem(nodeError, itemIndex)];
+				} else if (state.failure === undefined || itemIndex < state.failure.index) {
+					state.failure = { index: itemIndex, error: nodeError };
+				}
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+	if (state.failure) throw state.failure.error;
+	return [results.flat()];
+}

@@ -1,0 +1,92 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Small pure helpers shared by the per-area normalisers. The service documents two response shapes for
+ * many operations (reference and sample); normalisers use these to read either one tolerantly.
+ */
+
+export const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export const asObject = (value: unknown): IDataObject => (isObject(value) ? value : {});
+
+export const asArray = <T = IDataObject>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+
+/** First value that is neither undefined, null nor an empty string. */
+export function first<T = unknown>(...values: unknown[]): T | null {
+	for (const v of values) if (v !== undefined && v !== null && v !== '') return v as T;
+	return null;
+}
+
+/** Text or null. Numbers become text; empty strings become null. */
+export function toText(value: unknown): string | null {
+	if (typeof value === 'string') return value.trim() === '' ? null : value.trim();
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return null;
+}
+
+/** Number or null. Accepts numeric strings ("742", "1,20,000.50", "₹ 500"); empty strings become null. */
+export function toNumber(value: unknown): number | null {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+	if (typeof value !== 'string') return null;
+	const cleaned = value.replace(/[,\s₹]/g, '').replace(/^INR/i, '');
+	if (cleaned === '' || !/^-?\d+(\.\d+)?$/.test(cleaned)) return null;
+	return Number(cleaned);
+}
+
+export function toBoolean(value: unknown): boolean | null {
+	if (typeof value === 'boolean') return value;
+	if (value === 'true' || value === 'Y' || value === 'yes') return true;
+	if (value === 'false' || value === 'N' || value === 'no') return false;
+	return null;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A date as ISO `YYYY-MM-DD`, from `YYYY-MM-DD`, an ISO timestamp, `DD-MM-YYYY`, `DD/MM/YYYY` or
+ * `DD-MM-YY` (two-digit years are read as 20YY up to the current year + 1, else 19YY). Null otherwise.
+ */
+export function toIsoDate(value: unknown): string | null {
+	const text = toText(value);
+	if (!text) return null;
+	let m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T\s])/.exec(text);
+	if (m) return `${m[1]}-${m[2]}-${m[3]}`;
+	m = /^(\d{2})[-/](\d{2})[-/](\d{4})$/.exec(text);
+	if (m) return `${m[3]}-${m[2]}-${m[1]}`;
+	m = /^(\d{2})[-/](\d{2})[-/](\d{2})$/.exec(text);
+	if (m) {
+		const yy = Number(m[3]);
+		const century = yy <= (new Date().getUTCFullYear() % 100) + 1 ? 2000 : 1900;
+		return `${century + yy}-${m[2]}-${m[1]}`;
+	}
+	return null;
+}
+
+/** A timestamp as ISO 8601 (UTC, milliseconds), or null when it cannot be read. */
+export function toIsoTimestamp(value: unknown): string | null {
+	const text = toText(value);
+	if (!text) return null;
+	const time = Date.parse(text);
+	if (Number.isNaN(time)) return null;
+	return new Date(time).toISOString();
+}
+
+/** `YYYY-MM` month. */
+export function toIsoMonth(value: unknown): string | null {
+	const text = toText(value);
+	if (!text) return null;
+	const m = /^(\d{4})-(\d{2})/.exec(text);
+	return m ? `${m[1]}-${m[2]}` : null;
+}
+
+export { pad };
+
+/** The `data` object of a wrapped response, or the body itself when it has no wrapper. */
+export function unwrap(body: unknown): IDataObject {
+	const object = asObject(body);
+	return isObject(object.data) ? object.data : object;
+}
+
+/** Which documented shape a body is in, for the `shape` field of simplified outputs. */
+export type Shape = 'reference' | 'sample';

@@ -1,0 +1,37 @@
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { normalizeAutocomplete } from '../helpers/normalize/company';
+import { apiRequest } from '../transport';
+
+const MIN_QUERY = 3;
+
+async function search(this: ILoadOptionsFunctions, filter: string | undefined, kind: 'Company' | 'LLP') {
+	const query = (filter ?? '').trim();
+	// The service needs 3 characters; below that there is nothing to ask (and nothing is sent).
+	if (query.length < MIN_QUERY) return { results: [] };
+	const response = await apiRequest.call(this, {
+		method: 'POST',
+		path: 'corporate/company-autocomplete',
+		body: { company_name: query },
+		maxRetries: 1,
+		timeoutMs: 10_000,
+	});
+	const results = normalizeAutocomplete(response)
+		.filter((entry) => entry.entityType === kind && entry.identifier)
+		.map((entry) => ({
+			name: `${entry.name} (${entry.identifier})`,
+			value: entry.identifier as string,
+		}));
+	return { results };
+}
+
+export async function searchCompanies(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	return await search.call(this, filter, 'Company');
+}
+
+export async function searchLlps(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	return await search.call(this, filter, 'LLP');
+}

@@ -73,12 +73,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const continueOnFail = this.continueOnFail();
-	// the failure of the lowest item index wins, so the error does not depend on timing
-	const state: { failure?: { index: number; error: unknown } } = {};
+	const failures: Array<{ index: number; error: unknown }> = [];
 	let next = 0;
 
 	const worker = async () => {
-		while (next < items.length && state.failure === undefined) {
+		while (next < items.length && failures.length === 0) {
 			const itemIndex = next++;
 			try {
 				const output = await module.execute.call(this, itemIndex, policy);
@@ -87,13 +86,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				const nodeError = toNodeError.call(this, error, itemIndex);
 				if (continueOnFail) {
 					results[itemIndex] = [errorItem(nodeError, itemIndex)];
-				} else if (state.failure === undefined || itemIndex < state.failure.index) {
-					state.failure = { index: itemIndex, error: nodeError };
+				} else {
+					failures.push({ index: itemIndex, error: nodeError });
 				}
 			}
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-	if (state.failure) throw state.failure.error;
+	// the failure of the lowest item index wins, so the error does not depend on timing
+	if (failures.length > 0) throw failures.reduce((a, b) => (a.index <= b.index ? a : b)).error;
 	return [results.flat()];
 }

@@ -1,8 +1,69 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { asArray, asObject, first, isObject, toIsoDate, toNumber, toText, unwrap } from './common';
+import type { Shape } from './common';
+import { asArray, asObject, first, isObject, toBoolean, toIsoDate, toNumber, toText, unwrap } from './common';
 
-export interface AutocompleteEntry {
+/**
+ * Corporate registry normalisers (endpoints 3-6). Pure and tolerant: every documented field of either
+ * response shape is optional; a missing field becomes null (or an empty list) and nothing here throws.
+ */
+
+const LLPIN = /^[A-Z]{3}-\d{4}$/;
+const CIN = /^([LU])(\d{5})([A-Z]{2})(\d{4})([A-Z]{3})(\d{6})$/;
+
+/** State (or union territory) codes used in the 7th and 8th characters of a CIN. */
+const CIN_STATES: Record<string, string> = {
+	AN: 'Andaman and Nicobar Islands',
+	AP: 'Andhra Pradesh',
+	AR: 'Arunachal Pradesh',
+	AS: 'Assam',
+	BR: 'Bihar',
+	CH: 'Chandigarh',
+	CT: 'Chhattisgarh',
+	DL: 'Delhi',
+	DN: 'Dadra and Nagar Haveli',
+	GA: 'Goa',
+	GJ: 'Gujarat',
+	HP: 'Himachal Pradesh',
+	HR: 'Haryana',
+	JH: 'Jharkhand',
+	JK: 'Jammu and Kashmir',
+	KA: 'Karnataka',
+	KL: 'Kerala',
+	LA: 'Ladakh',
+	MH: 'Maharashtra',
+	ML: 'Meghalaya',
+	MN: 'Manipur',
+	MP: 'Madhya Pradesh',
+	MZ: 'Mizoram',
+	NL: 'Nagaland',
+	OR: 'Odisha',
+	PB: 'Punjab',
+	PY: 'Puducherry',
+	RJ: 'Rajasthan',
+	SK: 'Sikkim',
+	TG: 'Telangana',
+	TN: 'Tamil Nadu',
+	TR: 'Tripura',
+	TS: 'Telangana',
+	UP: 'Uttar Pradesh',
+	UR: 'Uttarakhand',
+	UT: 'Uttarakhand',
+	WB: 'West Bengal',
+};
+
+/** What a CIN itself says: listed or not, and the state of registration. Null parts when it is not a CIN. */
+export function parseCin(value: unknown): { listed: boolean | null; state: string | null } {
+	const match = CIN.exec(toText(value)?.toUpperCase() ?? '');
+	if (!match) return { listed: null, state: null };
+	return { listed: match[1] === 'L', state: CIN_STATES[match[3]] ?? null };
+}
+
+const upper = (value: unknown) => toText(value)?.toUpperCase() ?? null;
+
+// ---------------------------------------------------------------- autocomplete
+
+export interface AutocompleteEntry extends IDataObject {
 	name: string;
 	entityType: 'Company' | 'LLP';
 	/** CIN for companies, LLPIN for LLPs. */
@@ -13,13 +74,8 @@ export interface AutocompleteEntry {
 	state: string | null;
 }
 
-const LLPIN = /^[A-Z]{3}-\d{4}$/;
-
-/**
- * Autocomplete, either shape: reference `{data:[{entity_name, entity_type, cin, llpin, status, state}]}`
- * or sample `{result:[{company_name, cin (an LLPIN for LLPs), category: ltd|llp}]}`.
- */
-export function normalizeAutocomplete(body: unknown): AutocompleteEntry[] {
+/** The raw result list of an autocomplete response, either shape. */
+export function autocompleteEntries(body: unknown): IDataObject[] {
 	const object = asObject(body);
 	const nested = asObject(object.data);
 	const list = Array.isArray(object.data)
@@ -27,16 +83,23 @@ export function normalizeAutocomplete(body: unknown): AutocompleteEntry[] {
 		: Array.isArray(object.result)
 			? object.result
 			: asArray(nested.result);
-	return asArray(list).map((raw) => {
-		const entry = asObject(raw);
+	return asArray(list).map((entry) => asObject(entry));
+}
+
+/**
+ * Autocomplete, either shape: reference `{data:[{entity_name, entity_type, cin, llpin, status, state}]}`
+ * or sample `{result:[{company_name, cin (an LLPIN for LLPs), category: ltd|llp}]}`.
+ */
+export function normalizeAutocomplete(body: unknown): AutocompleteEntry[] {
+	return autocompleteEntries(body).map((entry) => {
 		const category = toText(entry.category)?.toLowerCase();
-		const declaredType = toText(entry.entity_type);
-		const rawCin = toText(entry.cin)?.toUpperCase() ?? null;
+		const declaredType = toText(entry.entity_type)?.toUpperCase() ?? null;
+		const rawCin = upper(entry.cin);
 		const isLlp =
 			declaredType === 'LLP' ||
 			category === 'llp' ||
-			(declaredType === null && rawCin !== null && LLPIN.test(rawCin));
-		const llpin = isLlp ? (toText(entry.llpin)?.toUpperCase() ?? rawCin) : null;
+			(declaredType === null && category === undefined && rawCin !== null && LLPIN.test(rawCin));
+		const llpin = isLlp ? (upper(entry.llpin) ?? rawCin) : null;
 		const cin = isLlp ? null : rawCin;
 		return {
 			name: toText(first(entry.entity_name, entry.company_name, entry.name)) ?? '',
@@ -45,90 +108,462 @@ export function normalizeAutocomplete(body: unknown): AutocompleteEntry[] {
 			cin,
 			llpin,
 			status: toText(entry.status),
-			state: toText(entry.state),
+			state: toText(first(entry.state, isLlp ? null : parseCin(cin).state)),
 		};
 	});
 }
 
-export interface CompanySummary extends IDataObject {
-	shape: 'reference' | 'sample';
+// ---------------------------------------------------------------- shared groups of the sample shapes
+
+export interface Person extends IDataObject {
+	name: string | null;
+	designation: string | null;
+	din: string | null;
+	appointedOn: string | null;
+	ceasedOn: string | null;
+}
+
+function people(list: unknown): Person[] {
+	return asArray(list).map((raw) => {
+		const p = asObject(raw);
+		return {
+			name: toText(p.name),
+			designation: toText(p.designation),
+			din: toText(p.din),
+			appointedOn: toIsoDate(first(p.date_of_appointment_for_current_designation, p.date_of_appointment)),
+			ceasedOn: toIsoDate(p.date_of_cessation),
+		};
+	});
+}
+
+export interface GstRegistration extends IDataObject {
+	gstin: string | null;
+	state: string | null;
+	status: string | null;
+	taxpayerType: string | null;
+	filingTimeliness: string | null;
+	registeredOn: string | null;
+}
+
+function gstRegistrations(list: unknown): GstRegistration[] {
+	return asArray(list).map((raw) => {
+		const g = asObject(raw);
+		return {
+			gstin: upper(g.gstin),
+			state: toText(g.state),
+			status: toText(g.status),
+			taxpayerType: toText(g.taxpayer_type),
+			filingTimeliness: toText(g.filing_timeliness),
+			registeredOn: toIsoDate(g.date_of_registration),
+		};
+	});
+}
+
+export interface RiskFlags extends IDataObject {
+	pendingCases: boolean | null;
+	bureauDefaults: boolean | null;
+	gstFilingDelay: boolean | null;
+	epfPaymentDelay: boolean | null;
+}
+
+function riskFlags(indicators: IDataObject): RiskFlags {
+	return {
+		pendingCases: toBoolean(indicators.pending_cases_filed_against_this_corporate),
+		bureauDefaults: toBoolean(indicators.bureau_defaults),
+		gstFilingDelay: toBoolean(indicators.gst_filing_delay),
+		epfPaymentDelay: toBoolean(indicators.epf_payment_delay),
+	};
+}
+
+export interface FinancialYear extends IDataObject {
+	/** Financial year end, YYYY-MM-DD. */
+	yearEnd: string | null;
+	nature: string | null;
+	revenue: number | null;
+	operatingProfit: number | null;
+	profitBeforeTax: number | null;
+	profitAfterTax: number | null;
+	totalAssets: number | null;
+	totalEquity: number | null;
+	totalDebt: number | null;
+	netMargin: number | null;
+	debtToEquity: number | null;
+	currentRatio: number | null;
+	auditorFirm: string | null;
+}
+
+/** The most recent entry of `financials` (by year), in a flat form; null when there is none. */
+function latestFinancials(list: unknown): FinancialYear | null {
+	const years = asArray(list)
+		.map((raw) => asObject(raw))
+		.sort((a, b) => (toIsoDate(b.year) ?? '').localeCompare(toIsoDate(a.year) ?? ''));
+	if (years.length === 0) return null;
+	const y = years[0];
+	const pnl = asObject(asObject(y.pnl).lineItems);
+	const bs = asObject(y.bs);
+	const subTotals = asObject(bs.subTotals);
+	const ratios = asObject(y.ratios);
+	return {
+		yearEnd: toIsoDate(y.year),
+		nature: toText(y.nature),
+		revenue: toNumber(pnl.net_revenue),
+		operatingProfit: toNumber(pnl.operating_profit),
+		profitBeforeTax: toNumber(pnl.profit_before_tax),
+		profitAfterTax: toNumber(pnl.profit_after_tax),
+		totalAssets: toNumber(asObject(bs.assets).given_assets_total),
+		totalEquity: toNumber(subTotals.total_equity),
+		totalDebt: toNumber(subTotals.total_debt),
+		netMargin: toNumber(ratios.net_margin),
+		debtToEquity: toNumber(ratios.debt_by_equity),
+		currentRatio: toNumber(ratios.current_ratio),
+		auditorFirm: toText(asObject(y.auditor).auditor_firm_name),
+	};
+}
+
+/** Facts only the sample shape has; all null/empty for the reference shape. */
+export interface RegistryInsights extends IDataObject {
+	activity: string | null;
+	summary: string | null;
+	phone: string | null;
+	revenue: number | null;
+	profit: number | null;
+	employeeCount: number | null;
+	financialScore: number | null;
+	riskFlags: RiskFlags;
+	lastAgmDate: string | null;
+	lastBalanceSheetDate: string | null;
+	lastAnnualReturnDate: string | null;
+	latestFinancials: FinancialYear | null;
+}
+
+function insights(result: IDataObject): RegistryInsights {
+	const company = asObject(result.company);
+	const indicators = asObject(result.key_indicators);
+	const contact = asObject(result.contact_details);
+	const filing = asObject(result.filing_dates);
+	const activities = asArray(result.principal_business_activities).map((a) => asObject(a));
+	const phones = asArray(contact.phone).map((p) => toText(asObject(p).phoneNumber));
+	return {
+		activity: toText(first(company.activity, activities[0]?.business_activity_description)),
+		summary: toText(asObject(result.description).summary),
+		phone: toText(first(...phones)),
+		revenue: toNumber(indicators.revenue),
+		profit: toNumber(indicators.profit),
+		employeeCount: toNumber(indicators.employee_count),
+		financialScore: toNumber(asObject(result.service_financial_score).overall_financial_score),
+		riskFlags: riskFlags(indicators),
+		lastAgmDate: toIsoDate(filing.last_agm_date),
+		lastBalanceSheetDate: toIsoDate(filing.balance_sheet_date),
+		lastAnnualReturnDate: toIsoDate(filing.annual_return_date),
+		latestFinancials: latestFinancials(result.financials),
+	};
+}
+
+const NO_INSIGHTS: RegistryInsights = {
+	activity: null,
+	summary: null,
+	phone: null,
+	revenue: null,
+	profit: null,
+	employeeCount: null,
+	financialScore: null,
+	riskFlags: { pendingCases: null, bureauDefaults: null, gstFilingDelay: null, epfPaymentDelay: null },
+	lastAgmDate: null,
+	lastBalanceSheetDate: null,
+	lastAnnualReturnDate: null,
+	latestFinancials: null,
+};
+
+const emailOf = (company: IDataObject, result: IDataObject) =>
+	toText(
+		first(
+			company.email,
+			...asArray(asObject(result.contact_details).email).map((e) => toText(asObject(e).emailId)),
+		),
+	);
+
+// ---------------------------------------------------------------- company (CIN lookup)
+
+/** The reference shape's `company_type` wording from the sample's class and category. */
+function companyTypeOf(classOfCompany: string | null, category: string | null): string | null {
+	if (!classOfCompany) return null;
+	const byShares = category === null || /limited by shares/i.test(category);
+	const klass = classOfCompany.toLowerCase();
+	if (byShares && (klass === 'private' || klass === 'public')) {
+		return `${klass === 'private' ? 'Private' : 'Public'} Limited Company`;
+	}
+	if (/one person/i.test(classOfCompany)) return 'One Person Company';
+	return `${classOfCompany} Company`;
+}
+
+export interface CompanySummary extends RegistryInsights {
+	shape: Shape;
 	cin: string | null;
 	name: string | null;
 	status: string | null;
 	companyType: string | null;
+	companyCategory: string | null;
+	companySubCategory: string | null;
+	classOfCompany: string | null;
+	listed: boolean | null;
 	dateOfIncorporation: string | null;
 	registeredAddress: string | null;
 	state: string | null;
 	rocCode: string | null;
+	registrationNumber: string | null;
 	authorisedCapital: number | null;
 	paidUpCapital: number | null;
+	numberOfMembers: number | null;
 	email: string | null;
 	pan: string | null;
+	/** Link to the company report PDF (sample shape only). */
 	pdfUrl: string | null;
+	directors: Person[];
 }
 
-/** CIN lookup, either shape, to one stable object. Sample-only groups are kept under `details`. */
+/** CIN lookup, either shape, to one stable object. Fields only one shape carries are null in the other. */
 export function normalizeCompany(body: unknown): CompanySummary {
 	const data = unwrap(body);
 	if (isObject(data.result)) {
 		const result = data.result;
 		const company = asObject(result.company);
-		const contact = asObject(result.contact_details);
-		const emails = asArray(contact.email).map((e) => toText(asObject(e).emailId)).filter(Boolean);
-		const indicators = asObject(result.key_indicators);
-		const score = asObject(result.service_financial_score);
+		const cin = upper(first(company.cin, data.cin));
+		const fromCin = parseCin(cin);
+		const classOfCompany = toText(company.class_of_company);
 		return {
 			shape: 'sample',
-			cin: toText(first(company.cin, data.cin))?.toUpperCase() ?? null,
-			name: toText(company.legal_name),
-			status: toText(first(company.status, result.status)),
-			companyType: toText(first(company.company_category, company.class_of_company)),
+			cin,
+			name: toText(first(company.legal_name, result.legal_name)),
+			status: toText(first(company.status, company.company_status, result.status)),
+			companyType: companyTypeOf(classOfCompany, toText(company.company_category)),
+			companyCategory: toText(company.company_category),
+			companySubCategory: toText(company.company_sub_category),
+			classOfCompany,
+			listed: fromCin.listed,
 			dateOfIncorporation: toIsoDate(company.date_of_incorporation),
-			registeredAddress: toText(company.registered_office_address),
-			state: toText(first(company.state, result.state)),
-			rocCode: toText(first(company.roc_code, company.registration_number)),
+			registeredAddress: toText(first(company.registered_office_address, company.registered_address)),
+			state: toText(first(company.state, result.state, fromCin.state)),
+			rocCode: toText(first(company.roc_code, result.roc_code)),
+			registrationNumber: toText(company.registration_number),
 			authorisedCapital: toNumber(company.authorised_capital),
 			paidUpCapital: toNumber(company.paid_up_capital),
-			email: toText(first(company.email, emails[0])),
-			pan: toText(first(company.pan, result.pan))?.toUpperCase() ?? null,
+			numberOfMembers: toNumber(company.number_of_members),
+			email: emailOf(company, result),
+			pan: upper(first(company.pan, result.pan)),
 			pdfUrl: toText(data.pdf_url),
-			revenue: toNumber(indicators.revenue),
-			profit: toNumber(indicators.profit),
-			employeeCount: toNumber(indicators.employee_count),
-			financialScore: toNumber(score.overall_financial_score),
-			directors: asArray(result.authorized_signatories).map((s) => {
-				const signatory = asObject(s);
-				return {
-					name: toText(signatory.name),
-					designation: toText(signatory.designation),
-					din: toText(signatory.din),
-					appointedOn: toIsoDate(signatory.date_of_appointment_for_current_designation),
-					ceasedOn: toIsoDate(signatory.date_of_cessation),
-				};
-			}),
-			details: result,
+			directors: people(result.authorized_signatories),
+			...insights(result),
+		};
+	}
+	const cin = upper(data.cin);
+	const fromCin = parseCin(cin);
+	return {
+		shape: 'reference',
+		cin,
+		name: toText(data.company_name),
+		status: toText(data.status),
+		companyType: toText(data.company_type),
+		companyCategory: null,
+		companySubCategory: null,
+		classOfCompany: null,
+		listed: fromCin.listed,
+		dateOfIncorporation: toIsoDate(data.date_of_incorporation),
+		registeredAddress: toText(data.registered_address),
+		state: toText(first(data.state, fromCin.state)),
+		rocCode: toText(data.roc_code),
+		registrationNumber: cin ? cin.slice(-6) : null,
+		authorisedCapital: toNumber(data.authorised_capital),
+		paidUpCapital: toNumber(data.paid_up_capital),
+		numberOfMembers: null,
+		email: toText(data.email),
+		pan: upper(data.pan),
+		pdfUrl: toText(data.pdf_url),
+		directors: [],
+		...NO_INSIGHTS,
+	};
+}
+
+// ---------------------------------------------------------------- LLP (LLPIN lookup)
+
+export interface LlpSummary extends RegistryInsights {
+	shape: Shape;
+	llpin: string | null;
+	name: string | null;
+	status: string | null;
+	dateOfIncorporation: string | null;
+	registeredAddress: string | null;
+	state: string | null;
+	rocCode: string | null;
+	/** Total obligation of contribution of the partners, INR. */
+	totalObligationOfContribution: number | null;
+	email: string | null;
+	pan: string | null;
+	/** Designated partners and other signatories. */
+	partners: Person[];
+	gstRegistrations: GstRegistration[];
+	openChargeCount: number | null;
+	creditRatingCount: number | null;
+	legalCaseCount: number | null;
+}
+
+/** LLPIN lookup, either shape, to one stable object. */
+export function normalizeLlp(body: unknown): LlpSummary {
+	const data = unwrap(body);
+	if (isObject(data.result)) {
+		const result = data.result;
+		const company = asObject(result.company);
+		const disputes = asObject(result.legal_cases_of_financial_disputes);
+		return {
+			shape: 'sample',
+			llpin: upper(first(company.llpin, data.llpin, result.llpin)),
+			name: toText(first(company.legal_name, company.llp_name, result.legal_name)),
+			status: toText(first(company.status, company.llp_status, result.status)),
+			dateOfIncorporation: toIsoDate(company.date_of_incorporation),
+			registeredAddress: toText(first(company.registered_office_address, company.registered_address)),
+			state: toText(first(company.state, result.state, asObject(asArray(result.gst_details)[0]).state)),
+			rocCode: toText(first(company.roc_code, result.roc_code)),
+			totalObligationOfContribution: toNumber(
+				first(company.total_obligation_of_contribution, result.total_obligation_of_contribution),
+			),
+			email: emailOf(company, result),
+			pan: upper(first(company.pan, result.pan)),
+			partners: people(result.authorized_signatories),
+			gstRegistrations: gstRegistrations(result.gst_details),
+			openChargeCount: Array.isArray(result.open_charges) ? result.open_charges.length : null,
+			creditRatingCount: Array.isArray(result.credit_ratings) ? result.credit_ratings.length : null,
+			legalCaseCount: toNumber(
+				first(disputes.total_cases, Array.isArray(result.legal_history) ? result.legal_history.length : null),
+			),
+			...insights(result),
 		};
 	}
 	return {
 		shape: 'reference',
-		cin: toText(data.cin)?.toUpperCase() ?? null,
-		name: toText(data.company_name),
+		llpin: upper(data.llpin),
+		name: toText(first(data.llp_name, data.name)),
 		status: toText(data.status),
-		companyType: toText(data.company_type),
 		dateOfIncorporation: toIsoDate(data.date_of_incorporation),
 		registeredAddress: toText(data.registered_address),
 		state: toText(data.state),
 		rocCode: toText(data.roc_code),
-		authorisedCapital: toNumber(data.authorised_capital),
-		paidUpCapital: toNumber(data.paid_up_capital),
+		totalObligationOfContribution: toNumber(data.total_obligation_of_contribution),
 		email: toText(data.email),
-		pan: toText(data.pan)?.toUpperCase() ?? null,
-		pdfUrl: null,
-		revenue: null,
+		pan: upper(data.pan),
+		partners: [],
+		gstRegistrations: [],
+		openChargeCount: null,
+		creditRatingCount: null,
+		legalCaseCount: null,
+		...NO_INSIGHTS,
+	};
+}
+
+// ---------------------------------------------------------------- entity (PAN lookup)
+
+export interface ItrFiling extends IDataObject {
+	assessmentYear: string | null;
+	filedOn: string | null;
+	returnType: string | null;
+	status: string | null;
+}
+
+export interface EntitySummary extends IDataObject {
+	shape: Shape;
+	pan: string | null;
+	name: string | null;
+	/** Company, LLP, Trust or Firm. */
+	entityType: string | null;
+	status: string | null;
+	cin: string | null;
+	llpin: string | null;
+	dateOfIncorporation: string | null;
+	registeredAddress: string | null;
+	state: string | null;
+	companyCategory: string | null;
+	classOfCompany: string | null;
+	authorisedCapital: number | null;
+	paidUpCapital: number | null;
+	profit: number | null;
+	bureauDefaults: boolean | null;
+	gstFilingDelay: boolean | null;
+	tdsDefaults: boolean | null;
+	lastTdsFilingDate: string | null;
+	tdsFilingTimeliness: string | null;
+	gstRegistrations: GstRegistration[];
+	itrFilings: ItrFiling[];
+	directors: Person[];
+}
+
+/** PAN lookup, either shape, to one stable object. */
+export function normalizeEntity(body: unknown): EntitySummary {
+	const data = unwrap(body);
+	if (isObject(data.result)) {
+		const result = data.result;
+		const company = asObject(result.company);
+		const entityType = toText(result.entity_type);
+		const rawCin = upper(first(result.cin, company.cin));
+		const isLlp = entityType?.toUpperCase() === 'LLP' || (rawCin !== null && LLPIN.test(rawCin));
+		const cin = isLlp ? null : rawCin;
+		const indicators = asObject(result.key_indicators);
+		const tds = asObject(result.tds_tcs_compliance);
+		return {
+			shape: 'sample',
+			pan: upper(first(result.pan, data.pan)),
+			name: toText(first(result.legal_name, company.legal_name)),
+			entityType,
+			status: toText(result.status),
+			cin,
+			llpin: upper(first(result.llpin, isLlp ? rawCin : null)),
+			dateOfIncorporation: toIsoDate(first(company.date_of_incorporation, result.date_of_registration)),
+			registeredAddress: toText(first(result.registered_address, company.registered_office_address)),
+			state: toText(first(result.state, parseCin(cin).state, asObject(asArray(result.gst_details)[0]).state)),
+			companyCategory: toText(company.company_category),
+			classOfCompany: toText(company.class_of_company),
+			authorisedCapital: toNumber(company.authorised_capital),
+			paidUpCapital: toNumber(company.paid_up_capital),
+			profit: toNumber(indicators.profit),
+			bureauDefaults: toBoolean(indicators.bureau_defaults),
+			gstFilingDelay: toBoolean(indicators.gst_filing_delay),
+			tdsDefaults: toBoolean(tds.tds_defaults),
+			lastTdsFilingDate: toIsoDate(tds.last_tds_filing_date),
+			tdsFilingTimeliness: toText(tds.filing_timeliness),
+			gstRegistrations: gstRegistrations(result.gst_details),
+			itrFilings: asArray(result.itr_filing_history).map((raw) => {
+				const filing = asObject(raw);
+				return {
+					assessmentYear: toText(filing.assessment_year),
+					filedOn: toIsoDate(filing.filing_date),
+					returnType: toText(filing.return_type),
+					status: toText(filing.status),
+				};
+			}),
+			directors: people(result.directors),
+		};
+	}
+	const cin = upper(data.cin);
+	return {
+		shape: 'reference',
+		pan: upper(data.pan),
+		name: toText(first(data.entity_name, data.name)),
+		entityType: toText(data.entity_type),
+		status: toText(data.status),
+		cin,
+		llpin: upper(data.llpin),
+		dateOfIncorporation: toIsoDate(data.date_of_incorporation),
+		registeredAddress: toText(data.registered_address),
+		state: toText(first(data.state, parseCin(cin).state)),
+		companyCategory: null,
+		classOfCompany: null,
+		authorisedCapital: null,
+		paidUpCapital: null,
 		profit: null,
-		employeeCount: null,
-		financialScore: null,
+		bureauDefaults: null,
+		gstFilingDelay: null,
+		tdsDefaults: null,
+		lastTdsFilingDate: null,
+		tdsFilingTimeliness: null,
+		gstRegistrations: [],
+		itrFilings: [],
 		directors: [],
-		details: null,
 	};
 }

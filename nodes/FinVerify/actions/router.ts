@@ -29,16 +29,18 @@ export const registry: Registry = {
 export const DEFAULT_CONCURRENCY = 3;
 export const MAX_CONCURRENCY = 10;
 
-/** The item shape n8n routes to the error output: `error` set on the item, `error` in its json. */
+/**
+ * The item for a failed input item when the node continues on fail. n8n's engine routes an item to the
+ * error output only when its json has no keys but `error`, `message` and `details`, and it replaces the
+ * json of items that carry `item.error`; so the code and HTTP status travel in `details`.
+ */
 export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
-	if (error.description) json.description = error.description;
-	const code = (error as NodeApiError).errorResponse?.code ?? (error as NodeApiError).httpCode;
+	const details: IDataObject = { description: error.description ?? null };
 	if (error instanceof NodeApiError) {
-		json.code = (code as string | null) ?? null;
-		json.httpCode = error.httpCode ?? null;
+		details.code = (error.errorResponse?.code as string | undefined) ?? null;
+		details.httpCode = error.httpCode ?? null;
 	}
-	return { json, error, pairedItem: { item: itemIndex } };
+	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 }
 
 function toNodeError(this: IExecuteFunctions, error: unknown, itemIndex: number) {

@@ -117,7 +117,7 @@ export function assertMobile(ctx: FieldContext, value: unknown, field = 'Mobile 
 	return mobile;
 }
 
-export function assertConsent(ctx: FieldContext, value: unknown, field = 'Consent Given'): 'Y' {
+export function assertConsent(ctx: FieldContext, value: unknown, field = 'Subject Has Consented'): 'Y' {
 	if (value !== true) {
 		throw new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
 			itemIndex: ctx.itemIndex,

@@ -190,7 +190,7 @@ export async function apiRequest(this: FinVerifyContext, options: ApiRequestOpti
 			// Never pass the underlying error on: it holds the request configuration, auth headers included.
 			const message = describeNetworkError(code, timeoutMs);
 			throw fail(
-				{ message, code: code ?? 'NETWORK_ERROR' },
+				{ message, networkErrorCode: code ?? 'NETWORK_ERROR' },
 				message,
 				`${options.method} ${API_PREFIX}${options.path} failed after ${attempt + 1} attempt(s)${code ? ` (${code})` : ''}`,
 			);

@@ -1,0 +1,70 @@
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { apiRequest } from '../FinVerify/transport';
+
+/** Per-attempt timeout and retries for the two result downloads (the sender already has its answer). */
+export const FETCH_POLICY = { timeoutMs: 20_000, maxRetries: 2 };
+
+interface FailureInfo {
+	message: string;
+	/** The service's error code (e.g. JOURNEY_INCOMPLETE) or a network code. */
+	code: string | null;
+	httpCode: string | null;
+}
+
+export interface FetchError extends FailureInfo, IDataObject {
+	/** Which documents could not be fetched: `statementResult`, `analysis`. */
+	documents: string[];
+}
+
+export interface FetchedResults {
+	statementResult?: IDataObject;
+	analysis?: IDataObject;
+	fetchError?: FetchError;
+}
+
+function describeFailure(error: unknown): FailureInfo {
+	const e = error as {
+		message?: unknown;
+		httpCode?: unknown;
+		errorResponse?: { code?: unknown };
+		code?: unknown;
+	};
+	const code = e?.errorResponse?.code ?? e?.code;
+	return {
+		message: typeof e?.message === 'string' && e.message !== '' ? e.message : 'The request failed',
+		code: typeof code === 'string' ? code : null,
+		httpCode: typeof e?.httpCode === 'string' || typeof e?.httpCode === 'number' ? String(e.httpCode) : null,
+	};
+}
+
+/**
+ * Fetches the statement result and the analysis JSON of a finished journey through the package's one
+ * transport (auth, retries, error normalisation). Never throws: a failure becomes `fetchError` so the
+ * event itself is not lost.
+ */
+export async function fetchJourneyResults(this: IWebhookFunctions, clientId: string): Promise<FetchedResults> {
+	const documents = [
+		{ key: 'statementResult', path: 'aa-bsa-journey/statement-result' },
+		{ key: 'analysis', path: 'aa-bsa-journey/analysis-json' },
+	] as const;
+	const settled = await Promise.allSettled(
+		documents.map(
+			async (doc) => await apiRequest.call(this, { method: 'GET', path: doc.path, qs: { client_id: clientId }, ...FETCH_POLICY }),
+		),
+	);
+	const result: FetchedResults = {};
+	const failed: string[] = [];
+	const failures: Array<FailureInfo> = [];
+	settled.forEach((outcome, index) => {
+		const { key } = documents[index];
+		if (outcome.status === 'fulfilled') {
+			result[key] = outcome.value;
+		} else {
+			failed.push(key);
+			failures.push(describeFailure(outcome.reason));
+		}
+	});
+	if (failures.length > 0) result.fetchError = { ...failures[0], documents: failed };
+	return result;
+}

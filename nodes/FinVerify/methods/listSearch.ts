@@ -1,4 +1,5 @@
-import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { normalizeAutocomplete } from '../helpers/normalize/company';
 import { apiRequest } from '../transport';
@@ -9,13 +10,22 @@ async function search(this: ILoadOptionsFunctions, filter: string | undefined, k
 	const query = (filter ?? '').trim();
 	// The service needs 3 characters; below that there is nothing to ask (and nothing is sent).
 	if (query.length < MIN_QUERY) return { results: [] };
-	const response = await apiRequest.call(this, {
-		method: 'POST',
-		path: 'corporate/company-autocomplete',
-		body: { company_name: query },
-		maxRetries: 1,
-		timeoutMs: 10_000,
-	});
+	let response: IDataObject;
+	try {
+		response = await apiRequest.call(this, {
+			method: 'POST',
+			path: 'corporate/company-autocomplete',
+			body: { company_name: query },
+			maxRetries: 1,
+			timeoutMs: 10_000,
+		});
+	} catch (error) {
+		// the service answers "no results" with an error; for a picker that is just an empty list
+		if (error instanceof NodeApiError && error.errorResponse?.code === 'NO_RESULTS') return { results: [] };
+		// both constructors hand back the very error when it already is one of theirs
+		if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+		throw new NodeOperationError(this.getNode(), error as Error);
+	}
 	const results = normalizeAutocomplete(response)
 		.filter((entry) => entry.entityType === kind && entry.identifier)
 		.map((entry) => ({

@@ -2,12 +2,28 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeCompany } from '../../helpers/normalize/company';
+import { assertBinaryPropertyName, downloadReportFile } from '../../helpers/reportFiles';
 import { assertCin } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { companyLocatorField, simplifyField } from '../common.descriptions';
+import { binaryPropertyField, companyLocatorField, simplifyField } from '../common.descriptions';
 
-const properties: INodeProperties[] = [companyLocatorField, simplifyField];
+const properties: INodeProperties[] = [
+	companyLocatorField,
+	simplifyField,
+	{
+		displayName: 'Download Report PDF',
+		name: 'downloadReportPdf',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to download the company report PDF (the response's pdf_url) as a binary file. Responses without a link give no file.",
+	},
+	{
+		...binaryPropertyField,
+		displayOptions: { show: { downloadReportPdf: [true] } },
+	},
+];
 
 const displayOptions = { show: { resource: ['company'], operation: ['getByCin'] } };
 
@@ -21,6 +37,10 @@ export async function execute(
 	const ctx = { node: this.getNode(), itemIndex };
 	const cin = assertCin(ctx, this.getNodeParameter('company', itemIndex, '', { extractValue: true }), 'Company (CIN)');
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const download = this.getNodeParameter('downloadReportPdf', itemIndex, false) as boolean;
+	const binaryProperty = download
+		? assertBinaryPropertyName(ctx, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'))
+		: '';
 
 	const response = await apiRequest.call(this, {
 		...policy,
@@ -29,5 +49,16 @@ export async function execute(
 		body: { cin },
 		itemIndex,
 	});
-	return [{ json: simplify ? normalizeCompany(response) : response }];
+	const summary = normalizeCompany(response);
+	const json = simplify ? summary : response;
+	if (!download || !summary.pdfUrl) return [{ json }];
+
+	const file = await downloadReportFile.call(
+		this,
+		summary.pdfUrl,
+		`${(summary.cin ?? cin).toLowerCase()}-company-report`,
+		itemIndex,
+		policy,
+	);
+	return [{ json, binary: { [binaryProperty]: file } }];
 }

@@ -1,8 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as getByCin from './getByCin.operation';
+import * as getEntityByPan from './getEntityByPan.operation';
+import * as getLlpByLlpin from './getLlpByLlpin.operation';
+import * as searchByName from './searchByName.operation';
 
-export const operations = { getByCin };
+export const operations = { getByCin, getLlpByLlpin, getEntityByPan, searchByName };
 
 export const description: INodeProperties[] = [
 	{
@@ -18,8 +21,29 @@ export const description: INodeProperties[] = [
 				description: 'Get company details by corporate identification number',
 				action: 'Get a company by CIN',
 			},
+			{
+				name: 'Get Entity by PAN',
+				value: 'getEntityByPan',
+				description: 'Get a company, LLP, trust or firm by its PAN',
+				action: 'Get an entity by PAN',
+			},
+			{
+				name: 'Get LLP by LLPIN',
+				value: 'getLlpByLlpin',
+				description: 'Get limited liability partnership details by LLPIN',
+				action: 'Get an LLP by LLPIN',
+			},
+			{
+				name: 'Search by Name',
+				value: 'searchByName',
+				description: 'Find companies and LLPs by full or partial name, one item per match',
+				action: 'Search companies by name',
+			},
 		],
 		default: 'getByCin',
 	},
 	...getByCin.description,
+	...getLlpByLlpin.description,
+	...getEntityByPan.description,
+	...searchByName.description,
 ];

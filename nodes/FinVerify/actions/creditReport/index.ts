@@ -1,6 +1,33 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-// Placeholder until this resource's operations land (being written now).
-export const operations = {} as never;
+import * as getCommercialReport from './getCommercialReport.operation';
+import * as getMultiBureauReport from './getMultiBureauReport.operation';
 
-export const description: INodeProperties[] = [];
+export const operations = { getMultiBureauReport, getCommercialReport };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['creditReport'] } },
+		options: [
+			{
+				name: 'Get Commercial Report',
+				value: 'getCommercialReport',
+				description: 'Get the credit report of a business as an HTML document',
+				action: 'Get a commercial credit report',
+			},
+			{
+				name: 'Get Multi-Bureau Report',
+				value: 'getMultiBureauReport',
+				description: 'Get the credit reports and scores of a person from one or more bureaus in one call',
+				action: 'Get a multi bureau credit report',
+			},
+		],
+		default: 'getMultiBureauReport',
+	},
+	...getMultiBureauReport.description,
+	...getCommercialReport.description,
+];

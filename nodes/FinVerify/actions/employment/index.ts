@@ -1,6 +1,34 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-// Placeholder until this resource's operations land (being written now).
-export const operations = {} as never;
+import * as getEpfoRecord from './getEpfoRecord.operation';
+import * as getEpfoRecordWithCredit from './getEpfoRecordWithCredit.operation';
 
-export const description: INodeProperties[] = [];
+export const operations = { getEpfoRecord, getEpfoRecordWithCredit };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['employment'] } },
+		options: [
+			{
+				name: 'Get EPFO Record',
+				value: 'getEpfoRecord',
+				description: 'Get the provident-fund member profile, employers and contributions linked to a mobile number',
+				action: 'Get an EPFO record',
+			},
+			{
+				name: 'Get EPFO Record with Credit Report',
+				value: 'getEpfoRecordWithCredit',
+				description:
+					'Get the EPFO employment record and a CRIF credit report for a mobile number in one call; partial answers are flagged, not failed',
+				action: 'Get an EPFO record with credit report',
+			},
+		],
+		default: 'getEpfoRecord',
+	},
+	...getEpfoRecord.description,
+	...getEpfoRecordWithCredit.description,
+];

@@ -1,0 +1,40 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { normalizeEntity } from '../../helpers/normalize/company';
+import { assertPan } from '../../helpers/validation';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { panField, simplifyField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		...panField,
+		description:
+			'PAN of the company, LLP, trust or firm: 5 letters, 4 digits, 1 letter. Lowercase is accepted and uppercased.',
+	},
+	simplifyField,
+];
+
+const displayOptions = { show: { resource: ['company'], operation: ['getEntityByPan'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const response = await apiRequest.call(this, {
+		...policy,
+		method: 'POST',
+		path: 'corporate/pan-lookup',
+		body: { pan },
+		itemIndex,
+	});
+	return [{ json: simplify ? normalizeEntity(response) : response }];
+}

@@ -1,0 +1,33 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { normalizeLlp } from '../../helpers/normalize/company';
+import { assertLlpin } from '../../helpers/validation';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { llpLocatorField, simplifyField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [llpLocatorField, simplifyField];
+
+const displayOptions = { show: { resource: ['company'], operation: ['getLlpByLlpin'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const llpin = assertLlpin(ctx, this.getNodeParameter('llp', itemIndex, '', { extractValue: true }), 'LLP (LLPIN)');
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const response = await apiRequest.call(this, {
+		...policy,
+		method: 'POST',
+		path: 'corporate/llpin-lookup',
+		body: { llpin },
+		itemIndex,
+	});
+	return [{ json: simplify ? normalizeLlp(response) : response }];
+}

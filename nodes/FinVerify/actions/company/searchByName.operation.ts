@@ -1,0 +1,119 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { autocompleteEntries, normalizeAutocomplete } from '../../helpers/normalize/company';
+import { requireText } from '../../helpers/validation';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { companyNameField, simplifyField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	companyNameField,
+	{
+		displayName: 'Entity Type',
+		name: 'entityType',
+		type: 'options',
+		default: 'all',
+		options: [
+			{ name: 'Companies and LLPs', value: 'all' },
+			{ name: 'Companies Only', value: 'company' },
+			{ name: 'LLPs Only', value: 'llp' },
+		],
+		description: 'Which kinds of registered entity to return',
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	simplifyField,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Error When Nothing Is Found',
+				name: 'errorOnNoResults',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to fail the item (code NO_RESULTS) when no entity matches. Off: the item produces no output.',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['company'], operation: ['searchByName'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+const codeOf = (error: unknown) =>
+	error instanceof NodeApiError ? (error.errorResponse?.code as string | undefined) : undefined;
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const companyName = requireText(ctx, 'Company Name', this.getNodeParameter('companyName', itemIndex, ''), {
+		minLength: 3,
+		maxLength: 200,
+		expected: 'at least 3 characters of the name, e.g. Infosys',
+	});
+	const entityType = this.getNodeParameter('entityType', itemIndex, 'all') as 'all' | 'company' | 'llp';
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? Infinity : Math.max(1, Number(this.getNodeParameter('limit', itemIndex, 50)) || 50);
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	let response: IDataObject;
+	try {
+		response = await apiRequest.call(this, {
+			...policy,
+			method: 'POST',
+			path: 'corporate/company-autocomplete',
+			body: { company_name: companyName },
+			itemIndex,
+		});
+	} catch (error) {
+		// "No results" is the empty answer of a search, not a failure, unless the user asked for one
+		if (codeOf(error) === 'NO_RESULTS' && options.errorOnNoResults !== true) return [];
+		// both constructors hand back the very error when it already is one of theirs
+		if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+	}
+
+	const raw = autocompleteEntries(response);
+	const matches = normalizeAutocomplete(response)
+		.map((entry, index) => ({ entry, raw: raw[index] }))
+		.filter(({ entry }) => entityType === 'all' || entry.entityType.toLowerCase() === entityType)
+		.slice(0, limit);
+
+	if (matches.length === 0 && options.errorOnNoResults === true) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'No matching entity', code: 'NO_RESULTS' },
+			{
+				message: `No ${entityType === 'llp' ? 'LLP' : entityType === 'company' ? 'company' : 'company or LLP'} matches "${companyName}"`,
+				description: 'Code: NO_RESULTS',
+				itemIndex,
+			},
+		);
+	}
+	return matches.map(({ entry, raw: rawEntry }) => ({ json: simplify ? { ...entry, query: companyName } : rawEntry }));
+}

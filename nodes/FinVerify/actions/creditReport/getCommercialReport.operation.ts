@@ -1,0 +1,125 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+
+import {
+	commercialReportFileName,
+	commercialReportHtml,
+	normalizeCommercialReport,
+} from '../../helpers/normalize/creditReport';
+import { assertBinaryPropertyName, htmlToBinary } from '../../helpers/reportFiles';
+import { assertConsent, assertPan, requireText } from '../../helpers/validation';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { binaryPropertyField, businessNameField, consentField, panField, simplifyField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	businessNameField,
+	{ ...panField, description: 'PAN of the business: 5 letters, 4 digits, 1 letter. Lowercase is accepted and uppercased.' },
+	consentField,
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		default: 'htmlFile',
+		options: [
+			{
+				name: 'HTML File',
+				value: 'htmlFile',
+				description: 'The report as an HTML file in a binary field, plus the report facts as JSON',
+			},
+			{
+				name: 'JSON Only',
+				value: 'json',
+				description: 'The report facts as JSON, with the HTML as text in `reportHtml`',
+			},
+		],
+		description: 'How to return the HTML report the service generates',
+	},
+	{
+		...binaryPropertyField,
+		displayOptions: { show: { output: ['htmlFile'] } },
+	},
+	simplifyField,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. acme-traders-credit-report.html',
+				description:
+					'Name of the HTML file. Empty: made from the business name, e.g. acme-traders-credit-report.html.',
+				displayOptions: { show: { '/output': ['htmlFile'] } },
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['creditReport'], operation: ['getCommercialReport'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const businessName = requireText(ctx, 'Business Name', this.getNodeParameter('businessName', itemIndex, ''), {
+		minLength: 2,
+		maxLength: 300,
+		expected: 'the registered business name, at least 2 characters, e.g. Acme Traders Private Limited',
+	});
+	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
+	const consent = assertConsent(ctx, this.getNodeParameter('consent', itemIndex, false), 'Subject Has Consented');
+	const output = this.getNodeParameter('output', itemIndex, 'htmlFile') as 'htmlFile' | 'json';
+	const asFile = output !== 'json';
+	const binaryProperty = asFile
+		? assertBinaryPropertyName(ctx, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'))
+		: '';
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	const response = await apiRequest.call(this, {
+		...policy,
+		method: 'POST',
+		path: 'credit-report-commercial/fetch',
+		body: { business_name: businessName, pan, consent, report_type: 'html' },
+		itemIndex,
+	});
+
+	const html = commercialReportHtml(response);
+	if (asFile && html === null) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'No HTML report in the response', code: 'NO_REPORT' },
+			{
+				message: 'The service answered without an HTML report',
+				description: 'Set Output to "JSON Only" to get the response without a file.',
+				itemIndex,
+			},
+		);
+	}
+
+	const summary = normalizeCommercialReport(response);
+	if (!asFile) {
+		return [{ json: simplify ? { ...summary, reportHtml: html } : response }];
+	}
+
+	// a file name, never a path
+	const custom = typeof options.fileName === 'string' ? options.fileName.trim().replace(/[\\/]+/g, '-') : '';
+	const fileName = custom
+		? /\.html?$/i.test(custom)
+			? custom
+			: `${custom}.html`
+		: commercialReportFileName(summary.businessName ?? businessName);
+	const file = await htmlToBinary.call(this, html as string, fileName);
+	const json = simplify ? { ...summary, fileName, binaryProperty } : response;
+	return [{ json, binary: { [binaryProperty]: file } }];
+}

@@ -1,0 +1,180 @@
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { bureauReport, normalizeMultiBureau } from '../../helpers/normalize/creditReport';
+import type { BureauOutcome } from '../../helpers/normalize/creditReport';
+import { assertBinaryPropertyName, downloadReportFile } from '../../helpers/reportFiles';
+import {
+	assertBureaus,
+	assertConsent,
+	assertGender,
+	assertMobile,
+	assertPan,
+	requireText,
+} from '../../helpers/validation';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import {
+	binaryPropertyField,
+	bureausField,
+	consentField,
+	fullNameField,
+	genderField,
+	mobileNumberField,
+	panField,
+	simplifyField,
+} from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	panField,
+	fullNameField,
+	mobileNumberField,
+	genderField,
+	bureausField,
+	consentField,
+	simplifyField,
+	{
+		displayName: 'Download Report PDFs',
+		name: 'downloadReportPdf',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to download each bureau's report document (the response's report link) as a binary file. Bureaus without a link get no file.",
+	},
+	{
+		...binaryPropertyField,
+		displayName: 'Put Report Files in Field',
+		hint: 'Without splitting, each bureau gets its own field: <field>_<bureau>, e.g. data_cibil',
+		displayOptions: { show: { downloadReportPdf: [true] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Include Full Bureau Reports',
+				name: 'includeFullReports',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to add each bureau's complete report object (accounts, enquiries, payment history) to the simplified output as `report`",
+			},
+			{
+				displayName: 'Split Into One Item per Bureau',
+				name: 'splitIntoItems',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to output one item per requested bureau instead of one item with a `bureaus` list. Each item keeps the PAN and request ID.',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['creditReport'], operation: ['getMultiBureauReport'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** One output item per bureau: the shared request facts plus that bureau's outcome (or raw entry). */
+function splitItems(
+	response: IDataObject,
+	outcomes: BureauOutcome[],
+	simplify: boolean,
+	common: IDataObject,
+	reports: Map<string, IDataObject | null>,
+): IDataObject[] {
+	if (simplify) {
+		return outcomes.map((outcome) => ({
+			...common,
+			...outcome,
+			...(reports.has(outcome.bureau) ? { report: reports.get(outcome.bureau) ?? null } : {}),
+		}));
+	}
+	const entries = (
+		typeof response.results === 'object' && response.results !== null ? response.results : response.data
+	) as IDataObject | undefined;
+	return outcomes.map((outcome) => ({
+		bureau: outcome.bureau,
+		...((entries?.[outcome.bureau] as IDataObject | undefined) ?? {}),
+	}));
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
+	const name = requireText(ctx, 'Full Name', this.getNodeParameter('name', itemIndex, ''), {
+		minLength: 2,
+		maxLength: 200,
+		expected: 'the full legal name of the subject, at least 2 characters, e.g. Priya Sharma',
+	});
+	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
+	const gender = assertGender(ctx, this.getNodeParameter('gender', itemIndex, ''));
+	const bureaus = assertBureaus(ctx, this.getNodeParameter('bureaus', itemIndex, []));
+	const consent = assertConsent(ctx, this.getNodeParameter('consent', itemIndex, false), 'Subject Has Consented');
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const download = this.getNodeParameter('downloadReportPdf', itemIndex, false) as boolean;
+	const binaryProperty = download
+		? assertBinaryPropertyName(ctx, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), 'Put Report Files in Field')
+		: '';
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const split = options.splitIntoItems === true;
+
+	const response = await apiRequest.call(this, {
+		...policy,
+		method: 'POST',
+		path: 'multi-bureau/fetch',
+		body: { pan, name, mobile_number: mobile, consent, gender, bureaus },
+		itemIndex,
+	});
+
+	const summary = normalizeMultiBureau(response, bureaus);
+	const reports = new Map<string, IDataObject | null>();
+	if (simplify && options.includeFullReports === true) {
+		for (const outcome of summary.bureaus) reports.set(outcome.bureau, bureauReport(response, outcome.bureau));
+	}
+
+	// report documents, one per bureau that sent a link
+	const files = new Map<string, IBinaryData>();
+	if (download) {
+		for (const outcome of summary.bureaus) {
+			if (!outcome.reportLink) continue;
+			const baseName = `${(outcome.pan ?? pan).toLowerCase()}-${outcome.bureau}-credit-report`;
+			files.set(outcome.bureau, await downloadReportFile.call(this, outcome.reportLink, baseName, itemIndex, policy));
+		}
+	}
+	const fileKey = (bureau: string) => (split ? binaryProperty : `${binaryProperty}_${bureau}`);
+
+	if (split) {
+		const common: IDataObject = { pan: summary.pan, requestId: summary.requestId, shape: summary.shape };
+		const items = splitItems(response, summary.bureaus, simplify, common, reports);
+		return items.map((json, index) => {
+			const bureau = summary.bureaus[index].bureau;
+			const file = files.get(bureau);
+			if (simplify && download) json.reportFile = file ? binaryProperty : null;
+			return file ? { json, binary: { [binaryProperty]: file } } : { json };
+		});
+	}
+
+	let json: IDataObject = response;
+	if (simplify) {
+		json = {
+			...summary,
+			bureaus: summary.bureaus.map((outcome) => ({
+				...outcome,
+				...(reports.has(outcome.bureau) ? { report: reports.get(outcome.bureau) ?? null } : {}),
+				...(download ? { reportFile: files.has(outcome.bureau) ? fileKey(outcome.bureau) : null } : {}),
+			})),
+		};
+	}
+	if (files.size === 0) return [{ json }];
+	const binary: Record<string, IBinaryData> = {};
+	for (const [bureau, file] of files) binary[fileKey(bureau)] = file;
+	return [{ json, binary }];
+}

@@ -1,0 +1,86 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+
+import { normalizeEpfoCredit } from '../../helpers/normalize/employment';
+import { assertMobile } from '../../helpers/validation';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { mobileNumberField, simplifyField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		...mobileNumberField,
+		description:
+			"The person's 10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and normalised.",
+	},
+	simplifyField,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Error on Partial Data',
+				name: 'errorOnPartialData',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to fail the item (code PARTIAL_DATA) when the EPFO or the credit part is missing. Off: the item is output with `partial` and `missing` set.',
+			},
+			{
+				displayName: 'Include Credit Accounts',
+				name: 'includeCreditAccounts',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to list the individual credit accounts under `credit.accounts` in the simplified output',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['employment'], operation: ['getEpfoRecordWithCredit'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+const PART_NAMES = { epfo: 'EPFO employment record', credit: 'credit bureau report' } as const;
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	const response = await apiRequest.call(this, {
+		...policy,
+		method: 'POST',
+		path: 'epfo-crif-combined/fetch',
+		body: { mobile_number: mobile },
+		itemIndex,
+	});
+	const summary = normalizeEpfoCredit(response);
+
+	if (options.errorOnPartialData === true && summary.missing.length > 0) {
+		const parts = summary.missing.map((part) => PART_NAMES[part]).join(' and ');
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: summary.message ?? 'Partial data', code: 'PARTIAL_DATA', missing: summary.missing },
+			{
+				message: `The service returned no ${parts} for this mobile number`,
+				description: `Code: PARTIAL_DATA · missing: ${summary.missing.join(', ')}. Turn off "Error on Partial Data" to get the part that came back.`,
+				itemIndex,
+			},
+		);
+	}
+	if (!simplify) return [{ json: response }];
+	if (summary.credit && options.includeCreditAccounts === false) {
+		const { accounts: _accounts, ...credit } = summary.credit;
+		return [{ json: { ...summary, credit } }];
+	}
+	return [{ json: summary }];
+}

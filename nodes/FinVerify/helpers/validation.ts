@@ -208,3 +208,17 @@ export function parseJsonObject(ctx: FieldContext, value: unknown, field: string
 	}
 	return parsed as Record<string, unknown>;
 }
+
+/** One of a fixed set of values (option fields can still receive anything through an expression). */
+export function assertOneOf<T extends string>(
+	ctx: FieldContext,
+	value: unknown,
+	field: string,
+	allowed: readonly T[],
+): T {
+	const text = asText(value);
+	if (!(allowed as readonly string[]).includes(text)) {
+		throw invalidField(ctx, field, value, `one of ${allowed.map((a) => `"${a}"`).join(', ')}`);
+	}
+	return text as T;
+}

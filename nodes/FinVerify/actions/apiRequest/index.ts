@@ -1,6 +1,26 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-// Placeholder until this resource's operations land (being written now).
-export const operations = {} as never;
+import * as send from './send.operation';
 
-export const description: INodeProperties[] = [];
+export const operations = { send };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['apiRequest'] } },
+		options: [
+			{
+				name: 'Send',
+				value: 'send',
+				description:
+					'Send a request to any path under /api/v1/services/ with the credential applied, e.g. operations this node has no dedicated action for (GST analyser, bank statement upload)',
+				action: 'Send an API request',
+			},
+		],
+		default: 'send',
+	},
+	...send.description,
+];

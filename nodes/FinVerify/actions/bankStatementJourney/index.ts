@@ -1,6 +1,50 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-// Placeholder until this resource's operations land (being written now).
-export const operations = {} as never;
+import * as getAnalysis from './getAnalysis.operation';
+import * as getStatementResult from './getStatementResult.operation';
+import * as getStatus from './getStatus.operation';
+import * as start from './start.operation';
 
-export const description: INodeProperties[] = [];
+export const operations = { start, getStatus, getStatementResult, getAnalysis };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['bankStatementJourney'] } },
+		options: [
+			{
+				name: 'Get Analysis',
+				value: 'getAnalysis',
+				description: 'Get the computed analysis of a finished journey: totals, income, obligations, flags',
+				action: 'Get the analysis of a bank statement journey',
+			},
+			{
+				name: 'Get Statement Result',
+				value: 'getStatementResult',
+				description: 'Get the accounts and transactions fetched by a finished journey',
+				action: 'Get the statement result of a bank statement journey',
+			},
+			{
+				name: 'Get Status',
+				value: 'getStatus',
+				description: 'Get the status of a journey, optionally waiting until it is final',
+				action: 'Get the status of a bank statement journey',
+			},
+			{
+				name: 'Start Journey (Preview)',
+				value: 'start',
+				description:
+					'Start an account-aggregator consent journey and get its consent link (request and response shape assumed)',
+				action: 'Start a bank statement journey',
+			},
+		],
+		default: 'start',
+	},
+	...start.description,
+	...getStatus.description,
+	...getStatementResult.description,
+	...getAnalysis.description,
+];

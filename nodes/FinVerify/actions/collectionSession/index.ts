@@ -1,6 +1,26 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-// Placeholder until this resource's operations land (being written now).
-export const operations = {} as never;
+import * as create from './create.operation';
 
-export const description: INodeProperties[] = [];
+export const operations = { create };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['collectionSession'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Create a time-limited hosted link, e-mailed to a recipient, through which they submit ITR or GST data',
+				action: 'Create a collection session',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+];

@@ -1,6 +1,57 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-// Placeholder until this resource's operations land (being written now).
-export const operations = {} as never;
+import * as confirmPasswordReset from './confirmPasswordReset.operation';
+import * as getAnalysisStatus from './getAnalysisStatus.operation';
+import * as getData from './getData.operation';
+import * as resetPortalPassword from './resetPortalPassword.operation';
+import * as startAnalysis from './startAnalysis.operation';
 
-export const description: INodeProperties[] = [];
+export const operations = { startAnalysis, getAnalysisStatus, getData, resetPortalPassword, confirmPasswordReset };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['incomeTaxReturn'] } },
+		options: [
+			{
+				name: 'Confirm Password Reset with OTP (Preview)',
+				value: 'confirmPasswordReset',
+				description: 'Confirm a pending portal password reset with the OTP the taxpayer received (shape assumed)',
+				action: 'Confirm a portal password reset with OTP',
+			},
+			{
+				name: 'Get Analysis Status (Preview)',
+				value: 'getAnalysisStatus',
+				description: 'Get the status of an ITR analysis job, optionally waiting until it completes (shape assumed)',
+				action: 'Get the status of an ITR analysis',
+			},
+			{
+				name: 'Get Data',
+				value: 'getData',
+				description: 'Get the taxpayer profile and filed returns from a completed analysis job',
+				action: 'Get the data of an ITR analysis',
+			},
+			{
+				name: 'Reset Portal Password',
+				value: 'resetPortalPassword',
+				description: 'Request a taxpayer portal password reset; an OTP is sent to the taxpayer',
+				action: 'Reset a taxpayer portal password',
+			},
+			{
+				name: 'Start Analysis (Preview)',
+				value: 'startAnalysis',
+				description: 'Start reading a taxpayer\'s returns from the income-tax portal (shape assumed)',
+				action: 'Start an ITR analysis',
+			},
+		],
+		default: 'getData',
+	},
+	...startAnalysis.description,
+	...getAnalysisStatus.description,
+	...getData.description,
+	...resetPortalPassword.description,
+	...confirmPasswordReset.description,
+];

@@ -1,0 +1,33 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { normalizeAnalysis } from '../../helpers/normalize/journey';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { journeyClientIdField, simplifyField } from '../common.descriptions';
+import { readClientId } from './shared';
+
+const properties: INodeProperties[] = [journeyClientIdField, simplifyField];
+
+const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['getAnalysis'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const response = await apiRequest.call(this, {
+		...policy,
+		method: 'GET',
+		path: 'aa-bsa-journey/analysis-json',
+		qs: { client_id: clientId },
+		itemIndex,
+	});
+	return [{ json: simplify ? normalizeAnalysis(response) : response }];
+}

@@ -1,0 +1,148 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { DocumentToDownload } from '../../helpers/documents';
+import { downloadDocuments, safeFileName } from '../../helpers/documents';
+import { accountContext, normalizeStatementResult } from '../../helpers/normalize/journey';
+import type { StatementResult } from '../../helpers/normalize/journey';
+import { assertOneOf, requireText } from '../../helpers/validation';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { binaryPropertyField, journeyClientIdField, simplifyField } from '../common.descriptions';
+import { readClientId } from './shared';
+
+export const SPLIT_MODES = ['none', 'accounts', 'transactions'] as const;
+type SplitMode = (typeof SPLIT_MODES)[number];
+
+const properties: INodeProperties[] = [
+	journeyClientIdField,
+	simplifyField,
+	{
+		displayName: 'Download Statement PDFs',
+		name: 'download',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to download each account\'s statement analysis PDF (the time-limited analysis_pdf_s3_url link) as binary data',
+	},
+	{
+		...binaryPropertyField,
+		displayOptions: { show: { download: [true] } },
+		hint: 'One item: files go to <name>_0, <name>_1… (one per account, in account order). Split per account: each item\'s file is in <name>. Split per transaction: on the first transaction item of each account.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { simplify: [true] } },
+		options: [
+			{
+				displayName: 'Split Into Items',
+				name: 'splitInto',
+				type: 'options',
+				default: 'none',
+				options: [
+					{ name: 'No (One Item)', value: 'none', description: 'One item holding every account and its transactions' },
+					{ name: 'One Item per Account', value: 'accounts', description: 'Each account with its transactions' },
+					{
+						name: 'One Item per Transaction',
+						value: 'transactions',
+						description: 'Each transaction, carrying the account it belongs to',
+					},
+				],
+				description: 'Whether to output the statement as one item, one item per account, or one item per transaction',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['getStatementResult'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Which item each account's PDF lands on, and under which binary property. Pure. */
+export function planStatementItems(
+	result: StatementResult,
+	splitInto: SplitMode,
+	binaryProperty: string | undefined,
+): Array<{ json: IDataObject; documents: DocumentToDownload[] }> {
+	const fileName = (a: StatementResult['accounts'][number]) =>
+		safeFileName('statement', result.clientId, a.accountIndex);
+	if (splitInto === 'accounts') {
+		return result.accounts.map((account) => {
+			const documents =
+				binaryProperty && account.pdfUrl
+					? [{ url: account.pdfUrl, property: binaryProperty, fileName: fileName(account) }]
+					: [];
+			return {
+				json: {
+					clientId: result.clientId,
+					journeyStatus: result.status,
+					...account,
+					binaryProperty: documents[0]?.property ?? null,
+				},
+				documents,
+			};
+		});
+	}
+	if (splitInto === 'transactions') {
+		const items: Array<{ json: IDataObject; documents: DocumentToDownload[] }> = [];
+		for (const account of result.accounts) {
+			account.transactions.forEach((transaction, position) => {
+				const documents =
+					position === 0 && binaryProperty && account.pdfUrl
+						? [{ url: account.pdfUrl, property: binaryProperty, fileName: fileName(account) }]
+						: [];
+				items.push({ json: { clientId: result.clientId, account: accountContext(account), ...transaction }, documents });
+			});
+		}
+		return items;
+	}
+	const documents: DocumentToDownload[] = [];
+	const accounts = result.accounts.map((account, position) => {
+		if (!binaryProperty || !account.pdfUrl) return { ...account, binaryProperty: null };
+		const property = `${binaryProperty}_${position}`;
+		documents.push({ url: account.pdfUrl, property, fileName: fileName(account) });
+		return { ...account, binaryProperty: property };
+	});
+	return [{ json: { ...result, accounts }, documents }];
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const download = this.getNodeParameter('download', itemIndex, false) as boolean;
+	const binaryProperty = download
+		? requireText(ctx, 'Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'))
+		: undefined;
+	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
+	const splitInto = assertOneOf(ctx, options.splitInto ?? 'none', 'Split Into Items', SPLIT_MODES);
+
+	const response = await apiRequest.call(this, {
+		...policy,
+		method: 'GET',
+		path: 'aa-bsa-journey/statement-result',
+		qs: { client_id: clientId },
+		itemIndex,
+	});
+	const result = normalizeStatementResult(response);
+	const planned = simplify
+		? planStatementItems(result, splitInto, binaryProperty)
+		: [{ json: response, documents: planStatementItems(result, 'none', binaryProperty)[0].documents }];
+
+	const output: INodeExecutionData[] = [];
+	for (const item of planned) {
+		const binary = item.documents.length
+			? await downloadDocuments.call(this, item.documents, itemIndex, policy)
+			: undefined;
+		output.push(binary ? { json: item.json, binary } : { json: item.json });
+	}
+	return output;
+}

@@ -1,0 +1,52 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { normalizeJourneyStatus } from '../../helpers/normalize/journey';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { journeyClientIdField, simplifyField } from '../common.descriptions';
+import { readClientId } from './shared';
+import { fetchStatusMaybeWaiting, waitForFinalStatusField, waitOptionsField } from './wait';
+
+const properties: INodeProperties[] = [
+	journeyClientIdField,
+	waitForFinalStatusField(
+		'Wait for a Final Status',
+		'Whether to keep polling (no faster than every 5 seconds) until the journey is analysis_complete, consent_denied, failed or expired',
+	),
+	waitOptionsField,
+	simplifyField,
+];
+
+const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['getStatus'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const { raw, wait } = await fetchStatusMaybeWaiting.call(
+		this,
+		itemIndex,
+		async () => {
+			const response = await apiRequest.call(this, {
+				...policy,
+				method: 'GET',
+				path: 'aa-bsa-journey/status',
+				qs: { client_id: clientId },
+				itemIndex,
+			});
+			const summary = normalizeJourneyStatus(response);
+			return { raw: response, isFinal: summary.isFinal, status: summary.status };
+		},
+		`Journey ${clientId}`,
+	);
+	const json = simplify ? normalizeJourneyStatus(raw) : raw;
+	return [{ json: wait ? { ...json, ...wait } : json }];
+}

@@ -1,0 +1,128 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { normalizeJourneyStart } from '../../helpers/normalize/journey';
+import {
+	assertEmail,
+	assertHttpUrl,
+	assertMobile,
+	assertOneOf,
+	parseJsonObject,
+	requireText,
+} from '../../helpers/validation';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { mobileNumberField, simplifyField } from '../common.descriptions';
+
+export const CONSENT_TYPES = ['loan_underwriting', 'loan_monitoring'] as const;
+
+const properties: INodeProperties[] = [
+	{
+		...mobileNumberField,
+		description:
+			'Mobile number of the account holder; the consent request goes to it. 10 digits; +91 and spaces are accepted and normalised.',
+	},
+	{
+		displayName: 'Consent Type',
+		name: 'consentType',
+		type: 'options',
+		default: 'loan_underwriting',
+		options: [
+			{
+				name: 'Loan Monitoring',
+				value: 'loan_monitoring',
+				description: 'Ongoing monitoring of an existing loan',
+			},
+			{
+				name: 'Loan Underwriting',
+				value: 'loan_underwriting',
+				description: 'One-time look at the statements to decide on a loan',
+			},
+		],
+		description: 'Purpose of the data request, shown to the account holder on the consent screen',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Additional Body Fields (JSON)',
+				name: 'extraBody',
+				type: 'json',
+				default: '{}',
+				description:
+					'Further fields to send with the request, as a JSON object (for example {"auto_consent": true} on the sandbox). They never replace the fields above.',
+			},
+			{
+				displayName: 'Customer Email',
+				name: 'customerEmail',
+				type: 'string',
+				placeholder: 'e.g. name@example.com',
+				default: '',
+				description: 'E-mail address of the account holder',
+			},
+			{
+				displayName: 'Customer Name',
+				name: 'customerName',
+				type: 'string',
+				placeholder: 'e.g. Priya Sharma',
+				default: '',
+				description: 'Name of the account holder, shown on the consent screen',
+			},
+			{
+				displayName: 'Redirect URL',
+				name: 'redirectUrl',
+				type: 'string',
+				placeholder: 'e.g. https://example.com/consent-done',
+				default: '',
+				description: 'Where the account holder is sent after the consent screen',
+			},
+			{
+				displayName: 'Webhook URL',
+				name: 'webhookUrl',
+				type: 'string',
+				placeholder: 'e.g. https://n8n.example.com/webhook/…',
+				default: '',
+				hint: 'Paste the URL of a FinVerify Trigger, or use {{ $execution.resumeUrl }} and a Wait node set to "On Webhook Call" to continue when the journey changes',
+				description: 'The service POSTs here on every journey status change',
+			},
+		],
+	},
+	simplifyField,
+];
+
+const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['start'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
+	const consentType = assertOneOf(ctx, this.getNodeParameter('consentType', itemIndex, ''), 'Consent Type', CONSENT_TYPES);
+	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const extra = parseJsonObject(ctx, fields.extraBody, 'Additional Body Fields (JSON)');
+	const body: IDataObject = { ...(extra as IDataObject), mobile_number: mobile, consent_type: consentType };
+	if (fields.webhookUrl) body.webhook_url = assertHttpUrl(ctx, fields.webhookUrl, 'Webhook URL');
+	if (fields.redirectUrl) body.redirect_url = assertHttpUrl(ctx, fields.redirectUrl, 'Redirect URL');
+	if (fields.customerName) body.customer_name = requireText(ctx, 'Customer Name', fields.customerName);
+	if (fields.customerEmail) body.customer_email = assertEmail(ctx, fields.customerEmail, 'Customer Email');
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const response = await apiRequest.call(this, {
+		...policy,
+		method: 'POST',
+		path: 'aa-bsa-journey/init',
+		body,
+		idempotent: false,
+		itemIndex,
+	});
+	return [{ json: simplify ? { ...normalizeJourneyStart(response), mobileNumber: mobile, consentType } : response }];
+}
+

@@ -1,0 +1,141 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { normalizeCollectionSession } from '../../helpers/normalize/collectionSession';
+import {
+	assertEmail,
+	assertHttpUrl,
+	assertOneOf,
+	assertPositiveInteger,
+	parseJsonObject,
+	requireText,
+} from '../../helpers/validation';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { simplifyField } from '../common.descriptions';
+
+export const FLOWS = ['itr', 'gst'] as const;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Flow',
+		name: 'flow',
+		type: 'options',
+		default: 'itr',
+		required: true,
+		options: [
+			{ name: 'GST', value: 'gst', description: 'The recipient submits GST data' },
+			{ name: 'ITR', value: 'itr', description: 'The recipient submits income-tax return data' },
+		],
+		description: 'What the recipient is asked to submit through the hosted link',
+	},
+	{
+		displayName: 'Recipient Email',
+		name: 'recipientEmail',
+		type: 'string',
+		placeholder: 'e.g. name@example.com',
+		default: '',
+		required: true,
+		description: 'The hosted link is e-mailed to this address',
+	},
+	{
+		displayName: 'Redirect URL',
+		name: 'redirectUrl',
+		type: 'string',
+		placeholder: 'e.g. https://example.com/thank-you',
+		default: '',
+		required: true,
+		description: 'Where the recipient is sent after completing or leaving the session',
+	},
+	{
+		displayName: 'Callback URL',
+		name: 'callbackUrl',
+		type: 'string',
+		placeholder: 'e.g. https://n8n.example.com/webhook/…',
+		default: '',
+		required: true,
+		hint: 'Paste the URL of a FinVerify Trigger, or use {{ $execution.resumeUrl }} and a Wait node set to "On Webhook Call" to continue when the session changes',
+		description: 'The service POSTs here when the session status changes (completed, abandoned, expired)',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Expires In (Seconds)',
+				name: 'expiresIn',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 86400,
+				description: 'How long the link stays usable, in seconds from now (86400 = 24 hours). Without it the service uses its maximum.',
+			},
+			{
+				displayName: 'Metadata (JSON)',
+				name: 'metadata',
+				type: 'json',
+				default: '{}',
+				description: 'Key-value pairs kept with the session, as a JSON object, e.g. {"crm_id": "123"}',
+			},
+			{
+				displayName: 'Recipient Name',
+				name: 'recipientName',
+				type: 'string',
+				placeholder: 'e.g. Priya Sharma',
+				default: '',
+				description: 'Used to personalise the e-mail and the hosted page',
+			},
+			{
+				displayName: 'Requester Name',
+				name: 'requesterName',
+				type: 'string',
+				placeholder: 'e.g. Acme Finance',
+				default: '',
+				description: 'Who is asking for the data, shown on the hosted page',
+			},
+		],
+	},
+	simplifyField,
+];
+
+const displayOptions = { show: { resource: ['collectionSession'], operation: ['create'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const body: IDataObject = {
+		flow: assertOneOf(ctx, this.getNodeParameter('flow', itemIndex, ''), 'Flow', FLOWS),
+		redirect_url: assertHttpUrl(ctx, this.getNodeParameter('redirectUrl', itemIndex, ''), 'Redirect URL'),
+		callback_url: assertHttpUrl(ctx, this.getNodeParameter('callbackUrl', itemIndex, ''), 'Callback URL'),
+		recipient_email: assertEmail(ctx, this.getNodeParameter('recipientEmail', itemIndex, ''), 'Recipient Email'),
+	};
+	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	if (fields.expiresIn !== undefined && fields.expiresIn !== '') {
+		body.expires_in = assertPositiveInteger(ctx, fields.expiresIn, 'Expires In (Seconds)');
+	}
+	if (fields.metadata !== undefined) {
+		const metadata = parseJsonObject(ctx, fields.metadata, 'Metadata (JSON)');
+		if (Object.keys(metadata).length) body.metadata = metadata as IDataObject;
+	}
+	if (fields.recipientName) body.recipient_name = requireText(ctx, 'Recipient Name', fields.recipientName);
+	if (fields.requesterName) body.requester_name = requireText(ctx, 'Requester Name', fields.requesterName);
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const response = await apiRequest.call(this, {
+		...policy,
+		method: 'POST',
+		path: 'collection/session/create',
+		body,
+		idempotent: false,
+		sendRefreshToken: true,
+		itemIndex,
+	});
+	return [{ json: simplify ? normalizeCollectionSession(response) : response }];
+}

@@ -1,0 +1,48 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { normalizePasswordReset } from '../../helpers/normalize/incomeTax';
+import { assertOtp } from '../../helpers/validation';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { simplifyField } from '../common.descriptions';
+import { portalClientIdField, readPortalClientId } from './shared';
+
+const properties: INodeProperties[] = [
+	portalClientIdField,
+	{
+		displayName: 'OTP',
+		name: 'otp',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 123456',
+		description: 'The one-time password the taxpayer received after "Reset Portal Password" (digits only)',
+	},
+	simplifyField,
+];
+
+const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['confirmPasswordReset'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const clientId = readPortalClientId(ctx, this.getNodeParameter('portalClientId', itemIndex, ''));
+	const otp = assertOtp(ctx, this.getNodeParameter('otp', itemIndex, ''));
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const response = await apiRequest.call(this, {
+		...policy,
+		method: 'POST',
+		path: 'itr-analyzer/forget-password/submit-otp',
+		body: { client_id: clientId, otp },
+		idempotent: false,
+		itemIndex,
+	});
+	return [{ json: simplify ? normalizePasswordReset(response) : response }];
+}

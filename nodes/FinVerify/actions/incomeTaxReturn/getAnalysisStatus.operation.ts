@@ -1,0 +1,52 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { fetchStatusMaybeWaiting, waitForFinalStatusField, waitOptionsField } from '../bankStatementJourney/wait';
+import { jobIdField, simplifyField } from '../common.descriptions';
+import { readJobId } from './shared';
+
+const properties: INodeProperties[] = [
+	jobIdField,
+	waitForFinalStatusField(
+		'Wait for Completion',
+		'Whether to keep polling (no faster than every 5 seconds) until the job is completed or failed',
+	),
+	waitOptionsField,
+	simplifyField,
+];
+
+const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['getAnalysisStatus'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const jobId = readJobId(ctx, this.getNodeParameter('jobId', itemIndex, ''));
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const { raw, wait } = await fetchStatusMaybeWaiting.call(
+		this,
+		itemIndex,
+		async () => {
+			const response = await apiRequest.call(this, {
+				...policy,
+				method: 'POST',
+				path: 'itr-analyzer/status',
+				body: { job_id: jobId },
+				itemIndex,
+			});
+			const job = normalizeAnalysisJob(response);
+			return { raw: response, isFinal: job.isFinal, status: job.status };
+		},
+		`ITR analysis job ${jobId}`,
+	);
+	const json = simplify ? normalizeAnalysisJob(raw) : raw;
+	return [{ json: wait ? { ...json, ...wait } : json }];
+}

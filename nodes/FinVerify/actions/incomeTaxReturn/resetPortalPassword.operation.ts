@@ -1,0 +1,54 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { normalizePasswordReset } from '../../helpers/normalize/incomeTax';
+import { redactDeep } from '../../transport/errors';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { simplifyField } from '../common.descriptions';
+import { portalClientIdField, readPassword, readPortalClientId, withPasswordRedacted } from './shared';
+
+const properties: INodeProperties[] = [
+	portalClientIdField,
+	{
+		displayName: 'New Password',
+		name: 'newPassword',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+		hint: 'The portal requires at least 8 characters with upper- and lowercase letters, a digit and a symbol',
+		description:
+			'The new portal password. It is held pending until the OTP sent to the taxpayer is confirmed with "Confirm Password Reset with OTP". Never shown in the output or in errors.',
+	},
+	simplifyField,
+];
+
+const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['resetPortalPassword'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const clientId = readPortalClientId(ctx, this.getNodeParameter('portalClientId', itemIndex, ''));
+	const password = readPassword(ctx, this.getNodeParameter('newPassword', itemIndex, ''), 'New Password');
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const response = await withPasswordRedacted(this.getNode(), password, async () =>
+		await apiRequest.call(this, {
+			...policy,
+			method: 'POST',
+			path: 'itr-analyzer/forget-password',
+			body: { client_id: clientId, password },
+			idempotent: false,
+			itemIndex,
+		}),
+	);
+	// the service has no reason to echo the password; if it ever does, it does not reach the output
+	const safe = redactDeep(response, [password]);
+	return [{ json: simplify ? normalizePasswordReset(safe) : safe }];
+}

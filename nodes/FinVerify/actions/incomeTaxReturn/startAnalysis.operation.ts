@@ -1,0 +1,80 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
+import { assertPan, parseJsonObject } from '../../helpers/validation';
+import type { RequestPolicy } from '../../transport';
+import { apiRequest } from '../../transport';
+import { panField, simplifyField } from '../common.descriptions';
+import { readAssessmentYears, readPassword, withPasswordRedacted } from './shared';
+
+const properties: INodeProperties[] = [
+	{ ...panField, description: 'PAN of the taxpayer, which is also their income-tax portal login' },
+	{
+		displayName: 'Portal Password',
+		name: 'portalPassword',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+		description:
+			'The taxpayer\'s income-tax portal password. Sent to the service only, never shown in the output or in errors.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Additional Body Fields (JSON)',
+				name: 'extraBody',
+				type: 'json',
+				default: '{}',
+				description: 'Further fields to send with the request, as a JSON object. They never replace the fields above.',
+			},
+			{
+				displayName: 'Assessment Years',
+				name: 'assessmentYears',
+				type: 'string',
+				placeholder: 'e.g. 2024-25, 2023-24',
+				default: '',
+				description: 'Only analyse these assessment years (comma-separated). Empty means all years the portal has.',
+			},
+		],
+	},
+	simplifyField,
+];
+
+const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['startAnalysis'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const ctx = { node: this.getNode(), itemIndex };
+	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
+	const password = readPassword(ctx, this.getNodeParameter('portalPassword', itemIndex, ''), 'Portal Password');
+	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const extra = parseJsonObject(ctx, fields.extraBody, 'Additional Body Fields (JSON)');
+	const years = readAssessmentYears(ctx, fields.assessmentYears);
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const body: IDataObject = { ...(extra as IDataObject), pan, password };
+	if (years.length) body.assessment_years = years;
+	const response = await withPasswordRedacted(this.getNode(), password, async () =>
+		await apiRequest.call(this, {
+			...policy,
+			method: 'POST',
+			path: 'itr-analyzer/analyze',
+			body,
+			idempotent: false,
+			itemIndex,
+		}),
+	);
+	return [{ json: simplify ? { ...normalizeAnalysisJob(response), pan } : response }];
+}

@@ -1,0 +1,40 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { asObject, first, toIsoTimestamp, toText, unwrap } from './common';
+
+export const SESSION_STATUSES = ['created', 'completed', 'expired', 'abandoned'] as const;
+
+export interface CollectionSession extends IDataObject {
+	sessionId: string | null;
+	flow: string | null;
+	status: string | null;
+	isFinal: boolean;
+	/** Shareable link of the hosted interface (it embeds the session's token). */
+	hostedUrl: string | null;
+	expiresAt: string | null;
+	recipientEmail: string | null;
+	pan: string | null;
+	message: string | null;
+}
+
+/**
+ * Collection session (endpoint 14): `{success, status_code, message, data:{session_id, flow, hosted_url,
+ * token, expires_at, status, recipient_email, pan}}`. The bare token is left out of the simplified output
+ * (it is part of hostedUrl already); the raw output keeps it. Pure and tolerant.
+ */
+export function normalizeCollectionSession(body: unknown): CollectionSession {
+	const outer = asObject(body);
+	const data = unwrap(body);
+	const status = toText(data.status)?.toLowerCase() ?? null;
+	return {
+		sessionId: toText(first(data.session_id, data.id)),
+		flow: toText(data.flow)?.toLowerCase() ?? null,
+		status,
+		isFinal: status !== null && status !== 'created',
+		hostedUrl: toText(first(data.hosted_url, data.url)),
+		expiresAt: toIsoTimestamp(data.expires_at),
+		recipientEmail: toText(data.recipient_email),
+		pan: toText(data.pan)?.toUpperCase() ?? null,
+		message: toText(outer.message),
+	};
+}

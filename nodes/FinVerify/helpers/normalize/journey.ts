@@ -1,0 +1,667 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Shape } from './common';
+import { asArray, asObject, first, isObject, toBoolean, toIsoDate, toIsoTimestamp, toNumber, toText, unwrap } from './common';
+
+/**
+ * Account-aggregator bank statement journey (AA-BSA): status, statement result and analysis, read from
+ * either documented response shape into one stable output each. Pure and tolerant: missing or odd
+ * fields become null, nothing throws.
+ */
+
+// ---------------------------------------------------------------- status
+
+/** The journey states of the spec, in the order a successful journey passes them. */
+export const JOURNEY_STATUSES = [
+	'initiated',
+	'consent_pending',
+	'consent_granted',
+	'data_fetched',
+	'analysis_complete',
+	'consent_denied',
+	'failed',
+	'expired',
+] as const;
+export type JourneyStatus = (typeof JOURNEY_STATUSES)[number];
+
+const FINAL_STATUSES = new Set<string>(['analysis_complete', 'consent_denied', 'failed', 'expired']);
+
+/** Other spellings seen in (or plausible for) the sample shape, mapped onto the spec's vocabulary. */
+const STATUS_ALIASES: Record<string, JourneyStatus> = {
+	completed: 'analysis_complete',
+	complete: 'analysis_complete',
+	analysis_completed: 'analysis_complete',
+	success: 'analysis_complete',
+	successful: 'analysis_complete',
+	created: 'initiated',
+	init: 'initiated',
+	pending: 'consent_pending',
+	awaiting_consent: 'consent_pending',
+	consent_requested: 'consent_pending',
+	consent_given: 'consent_granted',
+	consent_approved: 'consent_granted',
+	approved: 'consent_granted',
+	fetching: 'consent_granted',
+	data_fetching: 'consent_granted',
+	fetched: 'data_fetched',
+	processing: 'data_fetched',
+	analysing: 'data_fetched',
+	analyzing: 'data_fetched',
+	analysis_in_progress: 'data_fetched',
+	in_progress: 'data_fetched',
+	rejected: 'consent_denied',
+	denied: 'consent_denied',
+	consent_rejected: 'consent_denied',
+	error: 'failed',
+	failure: 'failed',
+	timed_out: 'expired',
+	timeout: 'expired',
+};
+
+export interface JourneyStatusInfo {
+	/** One of JOURNEY_STATUSES, or the service's own text (lowercased) when it is unknown. */
+	status: string | null;
+	isFinal: boolean;
+	isSuccessful: boolean;
+}
+
+/** Maps a journey status from either shape (`completed` in the sample, `analysis_complete` in the reference). */
+export function normalizeJourneyStatusValue(raw: unknown): JourneyStatusInfo {
+	const text = toText(raw)?.toLowerCase().replace(/[\s-]+/g, '_') ?? null;
+	if (text === null) return { status: null, isFinal: false, isSuccessful: false };
+	const status = (JOURNEY_STATUSES as readonly string[]).includes(text) ? text : (STATUS_ALIASES[text] ?? text);
+	return { status, isFinal: FINAL_STATUSES.has(status), isSuccessful: status === 'analysis_complete' };
+}
+
+export interface JourneyAccountStatus extends IDataObject {
+	accountIndex: number | null;
+	bankName: string | null;
+	accountNumber: string | null;
+	status: string | null;
+	bsaClientId: string | null;
+	errorMessage: string | null;
+}
+
+export interface JourneyStatusSummary extends IDataObject {
+	shape: Shape;
+	clientId: string | null;
+	status: string | null;
+	/** The status text exactly as the service sent it. */
+	serviceStatus: string | null;
+	isFinal: boolean;
+	isSuccessful: boolean;
+	consentType: string | null;
+	mobileNumber: string | null;
+	failedAtStage: string | null;
+	errorMessage: string | null;
+	totalAccounts: number | null;
+	completedAccounts: number | null;
+	failedAccounts: number | null;
+	accounts: JourneyAccountStatus[];
+	createdAt: string | null;
+	updatedAt: string | null;
+}
+
+function accountStatus(raw: unknown): JourneyAccountStatus {
+	const a = asObject(raw);
+	return {
+		accountIndex: toNumber(a.account_index),
+		bankName: toText(a.bank_name),
+		accountNumber: toText(a.account_number),
+		status: toText(first(a.bsa_status, a.status))?.toLowerCase() ?? null,
+		bsaClientId: toText(a.bsa_client_id),
+		errorMessage: toText(a.error_message),
+	};
+}
+
+/** Journey status (endpoint 11): reference `{success, data:{...}}` or sample (no wrapper, with accounts). */
+export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
+	const data = unwrap(body);
+	const isSample =
+		data.total_accounts !== undefined || Array.isArray(data.accounts) || data.failed_at_stage !== undefined;
+	const info = normalizeJourneyStatusValue(data.status);
+	const accounts = asArray(data.accounts).map(accountStatus);
+	const countBy = (test: (a: JourneyAccountStatus) => boolean) =>
+		accounts.length > 0 ? accounts.filter(test).length : null;
+	return {
+		shape: isSample ? 'sample' : 'reference',
+		clientId: toText(data.client_id),
+		status: info.status,
+		serviceStatus: toText(data.status),
+		isFinal: info.isFinal,
+		isSuccessful: info.isSuccessful,
+		consentType: toText(data.consent_type),
+		mobileNumber: toText(first(data.mobile_number, data.mobile)),
+		failedAtStage: toText(data.failed_at_stage),
+		errorMessage: toText(data.error_message),
+		totalAccounts: toNumber(data.total_accounts) ?? (accounts.length > 0 ? accounts.length : null),
+		completedAccounts:
+			toNumber(data.completed_accounts) ?? countBy((a) => normalizeJourneyStatusValue(a.status).isSuccessful),
+		failedAccounts: toNumber(data.failed_accounts) ?? countBy((a) => a.status === 'failed'),
+		accounts,
+		createdAt: toIsoTimestamp(data.created_at),
+		updatedAt: toIsoTimestamp(data.updated_at),
+	};
+}
+
+/** The start (init) answer: `{success, data:{client_id, journey_url, status, expires_at}}` (assumed shape). */
+export function normalizeJourneyStart(body: unknown): IDataObject {
+	const data = unwrap(body);
+	const info = normalizeJourneyStatusValue(first(data.status, 'initiated'));
+	return {
+		clientId: toText(first(data.client_id, data.clientId)),
+		journeyUrl: toText(first(data.journey_url, data.url, data.redirect_url)),
+		status: info.status,
+		isFinal: info.isFinal,
+		expiresAt: toIsoTimestamp(data.expires_at),
+	};
+}
+
+// ---------------------------------------------------------------- transactions
+
+export type TransactionType = 'CREDIT' | 'DEBIT';
+
+export interface Transaction extends IDataObject {
+	date: string | null;
+	valueDate: string | null;
+	description: string | null;
+	type: TransactionType | null;
+	/** Always positive; the direction is in `type`. */
+	amount: number | null;
+	balance: number | null;
+	mode: string | null;
+	reference: string | null;
+	serialNumber: number | null;
+}
+
+const MONTHS: Record<string, string> = {
+	jan: '01', feb: '02', mar: '03', apr: '04', may: '05', jun: '06',
+	jul: '07', aug: '08', sep: '09', oct: '10', nov: '11', dec: '12',
+};
+
+/** ISO date from the formats statements use: those of toIsoDate plus `05-Jan-2024`, `05 Jan 24`. */
+export function toStatementDate(value: unknown): string | null {
+	const iso = toIsoDate(value);
+	if (iso) return iso;
+	const text = toText(value);
+	const m = text ? /^(\d{1,2})[-\s/]([A-Za-z]{3})[A-Za-z]*[-\s/,]+(\d{2}|\d{4})$/.exec(text) : null;
+	if (!m) return null;
+	const month = MONTHS[m[2].toLowerCase()];
+	if (!month) return null;
+	return toIsoDate(`${m[1].padStart(2, '0')}-${month}-${m[3]}`);
+}
+
+/** Known payment modes, in the order they are looked for in a description. */
+const MODES: Array<[RegExp, string]> = [
+	[/\bUPI\b/i, 'UPI'],
+	[/\bNEFT\b/i, 'NEFT'],
+	[/\bIMPS\b/i, 'IMPS'],
+	[/\bRTGS\b/i, 'RTGS'],
+	[/\b(NACH|ECS)\b/i, 'NACH'],
+	[/\bACH\b/i, 'ACH'],
+	[/\b(ATM|CASH\s*WDL|CASH WITHDRAWAL)\b/i, 'ATM'],
+	[/\b(CHQ|CHEQUE|CLG)\b/i, 'Cheque'],
+];
+
+/** The payment mode named in a transaction description, or null. */
+export function inferMode(description: string | null): string | null {
+	if (!description) return null;
+	for (const [pattern, mode] of MODES) if (pattern.test(description)) return mode;
+	return null;
+}
+
+function transactionType(raw: unknown): TransactionType | null {
+	const text = toText(raw)?.toLowerCase().replace(/\./g, '');
+	if (!text) return null;
+	if (['cr', 'credit', 'c'].includes(text)) return 'CREDIT';
+	if (['dr', 'debit', 'd'].includes(text)) return 'DEBIT';
+	return null;
+}
+
+/**
+ * One transaction from either shape: reference `{date, description, type, amount, balance, mode}` or
+ * sample `{sr_no, txn_date, value_date, reference_no, description, txn_type: Dr.|Cr., credit, debit, balance}`.
+ */
+export function normalizeTransaction(raw: unknown): Transaction {
+	const t = asObject(raw);
+	const credit = toNumber(t.credit);
+	const debit = toNumber(t.debit);
+	let type = transactionType(first(t.type, t.txn_type, t.transaction_type));
+	let amount = toNumber(t.amount);
+	if (amount === null) {
+		if (type === 'CREDIT') amount = credit;
+		else if (type === 'DEBIT') amount = debit;
+		else if (credit !== null && credit !== 0) amount = credit;
+		else if (debit !== null && debit !== 0) amount = debit;
+	}
+	if (type === null) {
+		if (credit !== null && credit !== 0) type = 'CREDIT';
+		else if (debit !== null && debit !== 0) type = 'DEBIT';
+		else if (amount !== null && amount !== 0) type = amount < 0 ? 'DEBIT' : 'CREDIT';
+	}
+	const description = toText(first(t.description, t.narration, t.remarks));
+	return {
+		date: toStatementDate(first(t.date, t.txn_date, t.transaction_date)),
+		valueDate: toStatementDate(t.value_date),
+		description,
+		type,
+		amount: amount === null ? null : Math.abs(amount),
+		balance: toNumber(t.balance),
+		mode: toText(t.mode) ?? inferMode(description),
+		reference: toText(first(t.reference, t.reference_no, t.ref_no, t.cheque_no)),
+		serialNumber: toNumber(t.sr_no),
+	};
+}
+
+// ---------------------------------------------------------------- statement result
+
+export interface StatementAccount extends IDataObject {
+	accountIndex: number | null;
+	accountId: string | null;
+	bankName: string | null;
+	accountNumber: string | null;
+	ifsc: string | null;
+	accountType: string | null;
+	holderName: string | null;
+	branchName: string | null;
+	status: string | null;
+	statementFrom: string | null;
+	statementTo: string | null;
+	openingBalance: number | null;
+	closingBalance: number | null;
+	totalCredits: number | null;
+	totalDebits: number | null;
+	transactionCount: number;
+	/** Time-limited link to the statement analysis PDF (sample shape), or null. */
+	pdfUrl: string | null;
+	transactions: Transaction[];
+}
+
+export interface StatementResult extends IDataObject {
+	shape: Shape;
+	clientId: string | null;
+	status: string | null;
+	totalAccounts: number;
+	totalTransactions: number;
+	accounts: StatementAccount[];
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function sumOf(transactions: Transaction[], type: TransactionType): number | null {
+	if (transactions.length === 0) return null;
+	return round2(transactions.filter((t) => t.type === type).reduce((s, t) => s + (t.amount ?? 0), 0));
+}
+
+function signed(t: Transaction): number {
+	return t.type === 'DEBIT' ? -(t.amount ?? 0) : (t.amount ?? 0);
+}
+
+function statementAccount(raw: unknown, position: number): StatementAccount {
+	const a = asObject(raw);
+	const info = asObject(a.account_info);
+	const period = asObject(first(info.statement_period, a.statement_period));
+	const summary = asObject(a.analysis_summary);
+	const transactions = asArray(a.transactions).map(normalizeTransaction);
+	const firstTxn = transactions[0];
+	const lastTxn = transactions[transactions.length - 1];
+	const openingFromTxns =
+		firstTxn && firstTxn.balance !== null ? round2(firstTxn.balance - signed(firstTxn)) : null;
+	return {
+		accountIndex: toNumber(a.account_index) ?? position,
+		accountId: toText(first(a.account_id, a.bsa_client_id)),
+		bankName: toText(first(a.bank_name, info.bank_name)),
+		accountNumber: toText(first(a.account_number, info.account_number)),
+		ifsc: toText(first(a.ifsc, info.ifsc))?.toUpperCase() ?? null,
+		accountType: toText(first(a.account_type, info.account_type)),
+		holderName: toText(first(a.holder_name, info.account_holder_name, info.holder_name)),
+		branchName: toText(info.branch_name),
+		status: toText(a.bsa_status)?.toLowerCase() ?? null,
+		statementFrom: toStatementDate(first(a.statement_from, period.from, period.start_date)),
+		statementTo: toStatementDate(first(a.statement_to, period.to, period.end_date)),
+		openingBalance: toNumber(first(a.opening_balance, summary.opening_balance)) ?? openingFromTxns,
+		closingBalance:
+			toNumber(first(a.closing_balance, summary.closing_balance)) ?? (lastTxn ? lastTxn.balance : null),
+		totalCredits: toNumber(summary.total_credits) ?? sumOf(transactions, 'CREDIT'),
+		totalDebits: toNumber(summary.total_debits) ?? sumOf(transactions, 'DEBIT'),
+		transactionCount: transactions.length,
+		pdfUrl: toText(a.analysis_pdf_s3_url),
+		transactions,
+	};
+}
+
+/** Statement result (endpoint 12), either shape. Dates become ISO, transactions one form. */
+export function normalizeStatementResult(body: unknown): StatementResult {
+	const data = unwrap(body);
+	const rawAccounts = asArray(data.accounts);
+	const isSample =
+		data.total_accounts !== undefined ||
+		rawAccounts.some((a) => isObject(a) && (isObject(a.account_info) || a.account_index !== undefined));
+	const accounts = rawAccounts.map(statementAccount);
+	const status = toText(data.status);
+	return {
+		shape: isSample ? 'sample' : 'reference',
+		clientId: toText(data.client_id),
+		status: status === null ? null : normalizeJourneyStatusValue(status).status,
+		totalAccounts: accounts.length,
+		totalTransactions: accounts.reduce((s, a) => s + a.transactionCount, 0),
+		accounts,
+	};
+}
+
+/** The account fields each per-transaction item carries when the result is split into transactions. */
+export function accountContext(account: StatementAccount): IDataObject {
+	return {
+		accountIndex: account.accountIndex,
+		accountId: account.accountId,
+		bankName: account.bankName,
+		accountNumber: account.accountNumber,
+		ifsc: account.ifsc,
+		holderName: account.holderName,
+	};
+}
+
+/** One item per transaction, each carrying the journey and account it belongs to. */
+export function splitTransactions(result: StatementResult): IDataObject[] {
+	const items: IDataObject[] = [];
+	for (const account of result.accounts) {
+		for (const transaction of account.transactions) {
+			items.push({ clientId: result.clientId, account: accountContext(account), ...transaction });
+		}
+	}
+	return items;
+}
+
+// ---------------------------------------------------------------- analysis
+
+export interface AnalysisFlags extends IDataObject {
+	salaryBounce: boolean | null;
+	emiBounce: boolean | null;
+	anyBounce: boolean | null;
+	highCashWithdrawal: boolean | null;
+	inwardChequeReturn: boolean | null;
+	endOfMonthStress: boolean | null;
+	negativeBalance: boolean | null;
+}
+
+export interface HealthScore extends IDataObject {
+	score: number | null;
+	rating: string | null;
+	description: string | null;
+	totalPenalties: number | null;
+	bounces: number | null;
+	negativeBalances: number | null;
+	reconciliationIssues: number | null;
+}
+
+export interface AnalysisAccount extends IDataObject {
+	accountIndex: number | null;
+	bankName: string | null;
+	accountNumber: string | null;
+	ifsc: string | null;
+	accountType: string | null;
+	holderName: string | null;
+	status: string | null;
+	periodFrom: string | null;
+	periodTo: string | null;
+	totalCredits: number | null;
+	totalDebits: number | null;
+	averageMonthlyBalance: number | null;
+	minimumBalance: number | null;
+	openingBalance: number | null;
+	closingBalance: number | null;
+	healthScore: HealthScore | null;
+	flags: AnalysisFlags;
+	modeBreakdown: IDataObject[];
+}
+
+export interface AnalysisSummary extends IDataObject {
+	shape: Shape;
+	clientId: string | null;
+	status: string | null;
+	periodFrom: string | null;
+	periodTo: string | null;
+	totalCredits: number | null;
+	totalDebits: number | null;
+	netFlow: number | null;
+	averageMonthlyBalance: number | null;
+	minimumMonthlyBalance: number | null;
+	averageMonthlyIncome: number | null;
+	incomeStabilityScore: number | null;
+	salaryCredits: IDataObject[];
+	totalEmiPerMonth: number | null;
+	fixedObligationsRatio: number | null;
+	emiAccounts: IDataObject[];
+	monthlyTrend: IDataObject[];
+	flags: AnalysisFlags;
+	/** The worst (lowest) health score over the accounts (sample shape only), or null. */
+	healthScore: HealthScore | null;
+	accounts: AnalysisAccount[];
+}
+
+const emptyFlags = (): AnalysisFlags => ({
+	salaryBounce: null,
+	emiBounce: null,
+	anyBounce: null,
+	highCashWithdrawal: null,
+	inwardChequeReturn: null,
+	endOfMonthStress: null,
+	negativeBalance: null,
+});
+
+/** Count from a `{count}` object, an array's length, or a number. */
+function countOf(value: unknown): number | null {
+	if (Array.isArray(value)) return value.length;
+	if (isObject(value)) return toNumber(first(value.count, value.total, value.total_count));
+	return toNumber(value);
+}
+
+const positive = (n: number | null): boolean | null => (n === null ? null : n > 0);
+
+/** Sum of the non-null numbers, or null when all are null. */
+function total(values: Array<number | null>): number | null {
+	const present = values.filter((v): v is number => v !== null);
+	return present.length === 0 ? null : round2(present.reduce((s, v) => s + v, 0));
+}
+
+function healthScoreOf(raw: unknown): HealthScore | null {
+	if (!isObject(raw)) {
+		const score = toNumber(raw);
+		return score === null
+			? null
+			: { score, rating: null, description: null, totalPenalties: null, bounces: null, negativeBalances: null, reconciliationIssues: null };
+	}
+	const details = asObject(first(raw.details, raw.breakdown));
+	return {
+		score: toNumber(first(raw.score, raw.value)),
+		rating: toText(raw.rating),
+		description: toText(raw.rating_description),
+		totalPenalties: toNumber(raw.total_penalties),
+		bounces: countOf(details.bounces),
+		negativeBalances: countOf(details.negative_balances),
+		reconciliationIssues: countOf(details.reconciliation_issues),
+	};
+}
+
+function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount {
+	const a = asObject(raw);
+	const json = asObject(first(a.analysis_json, a.analysis));
+	const card = asObject(json.summary_card);
+	const period = asObject(card.statement_period);
+	const balances = asObject(card.balance_summary);
+	const txns = asObject(card.transaction_summary);
+	const flagged = asObject(json.flagged_transactions);
+	const flaggedSummary = asObject(flagged.summary);
+	const health = healthScoreOf(json.health_score);
+	const bounces = countOf(first(flaggedSummary.bounce_count, flaggedSummary.bounces, flagged.bounce_transactions)) ?? health?.bounces ?? null;
+	const negatives =
+		countOf(first(flaggedSummary.negative_balance_count, flaggedSummary.negative_balances, flagged.negative_balance_transactions)) ??
+		health?.negativeBalances ??
+		null;
+	const chequeSummary = flagged.cheque_return_summary;
+	const chequeReturns = isObject(chequeSummary)
+		? countOf(first(chequeSummary.total_returns, chequeSummary.count, chequeSummary.inward_returns, chequeSummary.returns))
+		: countOf(chequeSummary);
+	const modes = asObject(card.mode_breakdown);
+	return {
+		accountIndex: toNumber(a.account_index) ?? position,
+		bankName: toText(first(a.bank_name, card.bank_name)),
+		accountNumber: toText(first(a.account_number, card.account_number)),
+		ifsc: toText(card.ifsc_code)?.toUpperCase() ?? null,
+		accountType: toText(card.account_type),
+		holderName: toText(card.customer_name),
+		status: toText(a.bsa_status)?.toLowerCase() ?? null,
+		periodFrom: toStatementDate(first(period.start_date, period.from)),
+		periodTo: toStatementDate(first(period.end_date, period.to)),
+		totalCredits: toNumber(first(txns.total_credits, txns.total_credit, txns.total_credit_amount, balances.total_credits)),
+		totalDebits: toNumber(first(txns.total_debits, txns.total_debit, txns.total_debit_amount, balances.total_debits)),
+		averageMonthlyBalance: toNumber(
+			first(balances.average_monthly_balance, balances.avg_monthly_balance, balances.average_balance, balances.avg_balance),
+		),
+		minimumBalance: toNumber(first(balances.minimum_monthly_balance, balances.minimum_balance, balances.min_balance)),
+		openingBalance: toNumber(balances.opening_balance),
+		closingBalance: toNumber(balances.closing_balance),
+		healthScore: health,
+		flags: {
+			...emptyFlags(),
+			anyBounce: positive(bounces),
+			inwardChequeReturn: positive(chequeReturns),
+			negativeBalance: positive(negatives),
+		},
+		modeBreakdown: Object.entries(modes).map(([mode, value]) => {
+			const m = asObject(value);
+			return {
+				mode,
+				count: toNumber(m.count),
+				totalCredit: toNumber(first(m.total_credit, m.total_credits)),
+				totalDebit: toNumber(first(m.total_debit, m.total_debits)),
+			};
+		}),
+	};
+}
+
+/** A list of `{month, ...}` rows with months as `YYYY-MM` and amounts as numbers. */
+function monthlyTrend(raw: unknown): IDataObject[] {
+	return asArray(raw).map((row) => {
+		const r = asObject(row);
+		const credits = toNumber(first(r.total_credits, r.credits));
+		const debits = toNumber(first(r.total_debits, r.debits));
+		return {
+			month: toText(r.month),
+			totalCredits: credits,
+			totalDebits: debits,
+			net: toNumber(r.net) ?? (credits !== null && debits !== null ? round2(credits - debits) : null),
+		};
+	});
+}
+
+function anyTrue(values: Array<boolean | null>): boolean | null {
+	if (values.some((v) => v === true)) return true;
+	return values.some((v) => v === false) ? false : null;
+}
+
+/**
+ * Analysis (endpoint 13), either shape, to one summary. Reference: `data.{summary, income, obligations,
+ * cash_flow, flags}` for all accounts together. Sample: `data.accounts[].analysis_json` per account; the
+ * totals are summed over the accounts, the health score is the worst account's.
+ */
+export function normalizeAnalysis(body: unknown): AnalysisSummary {
+	const data = unwrap(body);
+	const status = toText(data.status);
+	const base = {
+		clientId: toText(data.client_id),
+		status: status === null ? null : normalizeJourneyStatusValue(status).status,
+	};
+	const rawAccounts = asArray(data.accounts);
+	const isSample =
+		!isObject(data.summary) &&
+		(rawAccounts.some((a) => isObject(a) && isObject(a.analysis_json)) || data.total_accounts !== undefined);
+
+	if (isSample) {
+		const accounts = rawAccounts.map(sampleAccountAnalysis);
+		const credits = total(accounts.map((a) => a.totalCredits));
+		const debits = total(accounts.map((a) => a.totalDebits));
+		const scored = accounts.filter((a) => a.healthScore?.score !== null && a.healthScore?.score !== undefined);
+		const worst = scored.length
+			? scored.reduce((w, a) => ((a.healthScore?.score ?? 0) < (w.healthScore?.score ?? 0) ? a : w))
+			: undefined;
+		const dates = (pick: (a: AnalysisAccount) => string | null) =>
+			accounts.map(pick).filter((d): d is string => d !== null).sort();
+		const froms = dates((a) => a.periodFrom);
+		const tos = dates((a) => a.periodTo);
+		const flag = (key: keyof AnalysisFlags) => anyTrue(accounts.map((a) => a.flags[key] as boolean | null));
+		return {
+			shape: 'sample',
+			...base,
+			periodFrom: froms[0] ?? null,
+			periodTo: tos[tos.length - 1] ?? null,
+			totalCredits: credits,
+			totalDebits: debits,
+			netFlow: credits !== null && debits !== null ? round2(credits - debits) : null,
+			averageMonthlyBalance: total(accounts.map((a) => a.averageMonthlyBalance)),
+			minimumMonthlyBalance: total(accounts.map((a) => a.minimumBalance)),
+			averageMonthlyIncome: null,
+			incomeStabilityScore: null,
+			salaryCredits: [],
+			totalEmiPerMonth: null,
+			fixedObligationsRatio: null,
+			emiAccounts: [],
+			monthlyTrend: [],
+			flags: {
+				...emptyFlags(),
+				anyBounce: flag('anyBounce'),
+				inwardChequeReturn: flag('inwardChequeReturn'),
+				negativeBalance: flag('negativeBalance'),
+			},
+			healthScore: worst?.healthScore ?? null,
+			accounts,
+		};
+	}
+
+	const summary = asObject(data.summary);
+	const income = asObject(data.income);
+	const obligations = asObject(data.obligations);
+	const cashFlow = asObject(data.cash_flow);
+	const flags = asObject(data.flags);
+	const period = asObject(data.analysis_period);
+	const credits = toNumber(summary.total_credits);
+	const debits = toNumber(summary.total_debits);
+	const bool = (v: unknown) => toBoolean(v);
+	const salaryBounce = bool(flags.salary_bounce);
+	const emiBounce = bool(flags.emi_bounce);
+	return {
+		shape: 'reference',
+		...base,
+		periodFrom: toStatementDate(first(period.from, period.start_date)),
+		periodTo: toStatementDate(first(period.to, period.end_date)),
+		totalCredits: credits,
+		totalDebits: debits,
+		netFlow: credits !== null && debits !== null ? round2(credits - debits) : null,
+		averageMonthlyBalance: toNumber(summary.average_monthly_balance),
+		minimumMonthlyBalance: toNumber(summary.minimum_monthly_balance),
+		averageMonthlyIncome: toNumber(income.average_monthly_income),
+		incomeStabilityScore: toNumber(income.income_stability_score),
+		salaryCredits: asArray(income.identified_salary_credits).map((row) => {
+			const r = asObject(row);
+			return { month: toText(r.month), amount: toNumber(r.amount), source: toText(r.source) };
+		}),
+		totalEmiPerMonth: toNumber(obligations.total_emi_per_month),
+		fixedObligationsRatio: toNumber(obligations.fixed_obligations_ratio),
+		emiAccounts: asArray(obligations.emi_accounts).map((row) => {
+			const r = asObject(row);
+			return { lender: toText(r.lender), amount: toNumber(r.amount), mode: toText(r.mode) };
+		}),
+		monthlyTrend: monthlyTrend(cashFlow.monthly_trend),
+		flags: {
+			salaryBounce,
+			emiBounce,
+			anyBounce: anyTrue([salaryBounce, emiBounce]),
+			highCashWithdrawal: bool(flags.high_cash_withdrawal),
+			inwardChequeReturn: bool(flags.inward_cheque_return),
+			endOfMonthStress: bool(flags.end_of_month_stress),
+			negativeBalance: bool(flags.negative_balance),
+		},
+		healthScore: healthScoreOf(data.health_score),
+		accounts: [],
+	};
+}

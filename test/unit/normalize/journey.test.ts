@@ -185,6 +185,10 @@ const sampleAccount = (index: number, score: number, credits: number, bounces: n
 			transaction_summary: { total_credits: credits, total_debits: 1000 },
 			mode_breakdown: { UPI: { count: 3, total_credit: 100, total_debit: 200 } },
 		},
+		monthly_summary: [
+			{ month: '2025-01', total_credits: credits, total_debits: 600, closing_balance: 9000 + index },
+			{ month: `2025-0${2 + index}`, total_credits: 0, total_debits: 400, closing_balance: 11000 },
+		],
 	},
 });
 
@@ -467,7 +471,7 @@ describe('normalizeAnalysis', () => {
 		});
 		expect(a.salaryCredits).toEqual([{ month: '2025-01', amount: 50000, source: 'ACME' }]);
 		expect(a.emiAccounts).toEqual([{ lender: 'HDFC', amount: 16300, mode: 'NACH' }]);
-		expect(a.monthlyTrend).toEqual([{ month: '2025-01', totalCredits: 50000, totalDebits: 30000, net: 20000 }]);
+		expect(a.monthlyTrend).toEqual([{ month: '2025-01', totalCredits: 50000, totalDebits: 30000, net: 20000, closingBalance: null }]);
 	});
 	it('reads the sample shape: sums over accounts, worst health score, flags from the flagged transactions', () => {
 		const a = normalizeAnalysis(analysisSample);
@@ -481,9 +485,14 @@ describe('normalizeAnalysis', () => {
 			totalDebits: 2000,
 			netFlow: 10000,
 			averageMonthlyBalance: 20000,
-			minimumMonthlyBalance: 1000,
+			minimumMonthlyBalance: 18001,
 			averageMonthlyIncome: null,
 		});
+		expect(a.monthlyTrend).toEqual([
+			{ month: '2025-01', totalCredits: 12000, totalDebits: 1200, net: 10800, closingBalance: 18001 },
+			{ month: '2025-02', totalCredits: 0, totalDebits: 400, net: -400, closingBalance: 11000 },
+			{ month: '2025-03', totalCredits: 0, totalDebits: 400, net: -400, closingBalance: 11000 },
+		]);
 		expect(a.healthScore).toMatchObject({ score: 61, rating: 'fair', bounces: 2, negativeBalances: 0, reconciliationIssues: 1 });
 		expect(a.flags).toMatchObject({ anyBounce: true, inwardChequeReturn: false, negativeBalance: false, salaryBounce: null });
 		expect(a.accounts).toHaveLength(2);
@@ -495,6 +504,7 @@ describe('normalizeAnalysis', () => {
 			periodTo: '2025-03-30',
 			totalCredits: 5000,
 			minimumBalance: 500,
+			minimumMonthlyBalance: 9000,
 			flags: { anyBounce: false },
 			modeBreakdown: [{ mode: 'UPI', count: 3, totalCredit: 100, totalDebit: 200 }],
 		});
@@ -508,5 +518,12 @@ describe('normalizeAnalysis', () => {
 		const a = normalizeAnalysis({ data: { total_accounts: 1, accounts: [{ analysis_json: { health_score: 70 } }] } });
 		expect(a.shape).toBe('sample');
 		expect(a.healthScore?.score).toBe(70);
+		expect(a.minimumMonthlyBalance).toBeNull();
+		expect(a.monthlyTrend).toEqual([]);
+		// averages come from month-end balances when the balance summary lacks them
+		const b = normalizeAnalysis({
+			data: { accounts: [{ analysis_json: { monthly_summary: [{ month: '2025-01', closing_balance: 100 }, { month: '2025-02', closing_balance: 300 }, { month: null }] } }] },
+		});
+		expect([b.averageMonthlyBalance, b.minimumMonthlyBalance]).toEqual([200, 100]);
 	});
 });

@@ -407,12 +407,17 @@ export interface AnalysisAccount extends IDataObject {
 	totalCredits: number | null;
 	totalDebits: number | null;
 	averageMonthlyBalance: number | null;
+	/** Lowest month-end balance. */
+	minimumMonthlyBalance: number | null;
+	/** Lowest balance at any time. */
 	minimumBalance: number | null;
 	openingBalance: number | null;
 	closingBalance: number | null;
 	healthScore: HealthScore | null;
 	flags: AnalysisFlags;
 	modeBreakdown: IDataObject[];
+	/** Per month: credits, debits, net and month-end balance (when the analysis carries monthly_summary). */
+	monthlyTrend: IDataObject[];
 }
 
 export interface AnalysisSummary extends IDataObject {
@@ -503,6 +508,8 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 		? countOf(first(chequeSummary.total_returns, chequeSummary.count, chequeSummary.inward_returns, chequeSummary.returns))
 		: countOf(chequeSummary);
 	const modes = asObject(card.mode_breakdown);
+	const trend = monthlyTrend(json.monthly_summary);
+	const monthEnds = trend.map((m) => m.closingBalance as number | null).filter((b): b is number => b !== null);
 	return {
 		accountIndex: toNumber(a.account_index) ?? position,
 		bankName: toText(first(a.bank_name, card.bank_name)),
@@ -515,10 +522,13 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 		periodTo: toStatementDate(first(period.end_date, period.to)),
 		totalCredits: toNumber(first(txns.total_credits, txns.total_credit, txns.total_credit_amount, balances.total_credits)),
 		totalDebits: toNumber(first(txns.total_debits, txns.total_debit, txns.total_debit_amount, balances.total_debits)),
-		averageMonthlyBalance: toNumber(
-			first(balances.average_monthly_balance, balances.avg_monthly_balance, balances.average_balance, balances.avg_balance),
-		),
-		minimumBalance: toNumber(first(balances.minimum_monthly_balance, balances.minimum_balance, balances.min_balance)),
+		averageMonthlyBalance:
+			toNumber(
+				first(balances.average_monthly_balance, balances.avg_monthly_balance, balances.average_balance, balances.avg_balance),
+			) ?? (monthEnds.length ? round2(monthEnds.reduce((s, b) => s + b, 0) / monthEnds.length) : null),
+		minimumMonthlyBalance:
+			toNumber(balances.minimum_monthly_balance) ?? (monthEnds.length ? Math.min(...monthEnds) : null),
+		minimumBalance: toNumber(first(balances.minimum_balance, balances.min_balance)),
 		openingBalance: toNumber(balances.opening_balance),
 		closingBalance: toNumber(balances.closing_balance),
 		healthScore: health,
@@ -537,6 +547,7 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 				totalDebit: toNumber(first(m.total_debit, m.total_debits)),
 			};
 		}),
+		monthlyTrend: trend,
 	};
 }
 
@@ -551,8 +562,24 @@ function monthlyTrend(raw: unknown): IDataObject[] {
 			totalCredits: credits,
 			totalDebits: debits,
 			net: toNumber(r.net) ?? (credits !== null && debits !== null ? round2(credits - debits) : null),
+			closingBalance: toNumber(first(r.closing_balance, r.month_end_balance)),
 		};
 	});
+}
+
+/** Per-account monthly rows merged by month (amounts and month-end balances summed), months ascending. */
+function mergeMonthlyTrends(trends: IDataObject[][]): IDataObject[] {
+	const byMonth = new Map<string, IDataObject>();
+	for (const row of trends.flat()) {
+		const month = row.month as string | null;
+		if (!month) continue;
+		const acc = byMonth.get(month) ?? { month, totalCredits: null, totalDebits: null, net: null, closingBalance: null };
+		for (const key of ['totalCredits', 'totalDebits', 'net', 'closingBalance']) {
+			acc[key] = total([acc[key] as number | null, row[key] as number | null]);
+		}
+		byMonth.set(month, acc);
+	}
+	return [...byMonth.values()].sort((a, b) => String(a.month).localeCompare(String(b.month)));
 }
 
 function anyTrue(values: Array<boolean | null>): boolean | null {
@@ -599,14 +626,14 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 			totalDebits: debits,
 			netFlow: credits !== null && debits !== null ? round2(credits - debits) : null,
 			averageMonthlyBalance: total(accounts.map((a) => a.averageMonthlyBalance)),
-			minimumMonthlyBalance: total(accounts.map((a) => a.minimumBalance)),
+			minimumMonthlyBalance: total(accounts.map((a) => a.minimumMonthlyBalance)),
 			averageMonthlyIncome: null,
 			incomeStabilityScore: null,
 			salaryCredits: [],
 			totalEmiPerMonth: null,
 			fixedObligationsRatio: null,
 			emiAccounts: [],
-			monthlyTrend: [],
+			monthlyTrend: mergeMonthlyTrends(accounts.map((a) => a.monthlyTrend)),
 			flags: {
 				...emptyFlags(),
 				anyBounce: flag('anyBounce'),

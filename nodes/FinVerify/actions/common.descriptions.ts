@@ -236,3 +236,24 @@ export const requestOptionsField: INodeProperties = {
 		},
 	],
 };
+
+/**
+ * Free-form extra body fields for operations whose request shape the service does not document (Preview
+ * operations). Goes inside an operation's "Additional Fields" collection; the operation's own fields win.
+ */
+export const extraBodyField: INodeProperties = {
+	displayName: 'Additional Body Fields (JSON)',
+	name: 'extraBody',
+	type: 'json',
+	default: '{}',
+	description:
+		'Further fields to send with the request, as a JSON object. They never replace the fields above.',
+};
+
+/** "Download …" switch plus the output binary field, shown only when downloading. */
+export function downloadFields(displayName: string, description: string, hint: string): INodeProperties[] {
+	return [
+		{ displayName, name: 'download', type: 'boolean', default: false, description },
+		{ ...binaryPropertyField, displayOptions: { show: { download: [true] } }, hint },
+	];
+}

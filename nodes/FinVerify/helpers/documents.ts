@@ -1,4 +1,4 @@
-import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
 import { downloadDocument } from '../transport';
@@ -36,4 +36,55 @@ export async function downloadDocuments(
 		);
 	}
 	return binary;
+}
+
+/** An output item and the documents to attach to it. */
+export interface PlannedItem {
+	json: IDataObject;
+	documents: DocumentToDownload[];
+}
+
+/** Turns planned items into output items, downloading each item's documents into its binary data. */
+export async function withDocuments(
+	this: IExecuteFunctions,
+	planned: PlannedItem[],
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	for (const item of planned) {
+		if (item.documents.length === 0) {
+			output.push({ json: item.json });
+			continue;
+		}
+		const binary = await downloadDocuments.call(this, item.documents, itemIndex, policy);
+		output.push({ json: item.json, binary });
+	}
+	return output;
+}
+
+/** The one document of an output item, in `property`; none when not downloading or there is no link. */
+export function documentFor(url: string | null, property: string | undefined, fileName: string): DocumentToDownload[] {
+	return property && url ? [{ url, property, fileName }] : [];
+}
+
+/**
+ * Several documents on one output item: entry i's file goes to `<property>_<i>`, and each entry gets a
+ * `binaryProperty` naming its file (null when it has none or nothing is downloaded).
+ */
+export function numberedDocuments<T extends IDataObject>(
+	entries: T[],
+	urlOf: (entry: T) => string | null,
+	fileNameOf: (entry: T) => string,
+	property: string | undefined,
+): { entries: Array<T & { binaryProperty: string | null }>; documents: DocumentToDownload[] } {
+	const documents: DocumentToDownload[] = [];
+	const marked = entries.map((entry, position) => {
+		const url = urlOf(entry);
+		if (!property || !url) return { ...entry, binaryProperty: null };
+		const name = `${property}_${position}`;
+		documents.push({ url, property: name, fileName: fileNameOf(entry) });
+		return { ...entry, binaryProperty: name };
+	});
+	return { entries: marked, documents };
 }

@@ -320,7 +320,7 @@ describe('dates and modes', () => {
 	it('infers modes from descriptions', () => {
 		expect(inferMode('UPI/PAYTM/123')).toBe('UPI');
 		expect(inferMode('NEFT-SALARY')).toBe('NEFT');
-		expect(inferMode('ACH D- BAJAJ FIN')).toBe('ACH');
+		expect(inferMode('ACH D- BAJAJ FIN')).toBe('NACH');
 		expect(inferMode('NACH DEBIT')).toBe('NACH');
 		expect(inferMode('ATM WDL 12')).toBe('ATM');
 		expect(inferMode('CHQ DEP 0001')).toBe('Cheque');

@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { DocumentToDownload } from '../../helpers/documents';
-import { downloadDocuments, safeFileName } from '../../helpers/documents';
+import type { PlannedItem } from '../../helpers/documents';
+import { documentFor, numberedDocuments, safeFileName, withDocuments } from '../../helpers/documents';
 import { accountContext, normalizeStatementResult } from '../../helpers/normalize/journey';
-import type { StatementResult } from '../../helpers/normalize/journey';
+import type { StatementAccount, StatementResult } from '../../helpers/normalize/journey';
 import { assertOneOf, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { binaryPropertyField, journeyClientIdField, simplifyField } from '../common.descriptions';
+import { downloadFields, journeyClientIdField, simplifyField } from '../common.descriptions';
 import { readClientId } from './shared';
 
 export const SPLIT_MODES = ['none', 'accounts', 'transactions'] as const;
@@ -17,19 +17,11 @@ type SplitMode = (typeof SPLIT_MODES)[number];
 const properties: INodeProperties[] = [
 	journeyClientIdField,
 	simplifyField,
-	{
-		displayName: 'Download Statement PDFs',
-		name: 'download',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to download each account\'s statement analysis PDF (the time-limited analysis_pdf_s3_url link) as binary data',
-	},
-	{
-		...binaryPropertyField,
-		displayOptions: { show: { download: [true] } },
-		hint: 'One item: files go to <name>_0, <name>_1… (one per account, in account order). Split per account: each item\'s file is in <name>. Split per transaction: on the first transaction item of each account.',
-	},
+	...downloadFields(
+		'Download Statement PDFs',
+		'Whether to download each account\'s statement analysis PDF (the time-limited analysis_pdf_s3_url link) as binary data',
+		'One item: files go to <name>_0, <name>_1… (one per account, in account order). Split per account: each item\'s file is in <name>. Split per transaction: on the first transaction item of each account.',
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -67,15 +59,11 @@ export function planStatementItems(
 	result: StatementResult,
 	splitInto: SplitMode,
 	binaryProperty: string | undefined,
-): Array<{ json: IDataObject; documents: DocumentToDownload[] }> {
-	const fileName = (a: StatementResult['accounts'][number]) =>
-		safeFileName('statement', result.clientId, a.accountIndex);
+): PlannedItem[] {
+	const fileName = (a: StatementAccount) => safeFileName('statement', result.clientId, a.accountIndex);
 	if (splitInto === 'accounts') {
 		return result.accounts.map((account) => {
-			const documents =
-				binaryProperty && account.pdfUrl
-					? [{ url: account.pdfUrl, property: binaryProperty, fileName: fileName(account) }]
-					: [];
+			const documents = documentFor(account.pdfUrl, binaryProperty, fileName(account));
 			return {
 				json: {
 					clientId: result.clientId,
@@ -88,26 +76,15 @@ export function planStatementItems(
 		});
 	}
 	if (splitInto === 'transactions') {
-		const items: Array<{ json: IDataObject; documents: DocumentToDownload[] }> = [];
-		for (const account of result.accounts) {
-			account.transactions.forEach((transaction, position) => {
-				const documents =
-					position === 0 && binaryProperty && account.pdfUrl
-						? [{ url: account.pdfUrl, property: binaryProperty, fileName: fileName(account) }]
-						: [];
-				items.push({ json: { clientId: result.clientId, account: accountContext(account), ...transaction }, documents });
-			});
-		}
-		return items;
+		return result.accounts.flatMap((account) =>
+			account.transactions.map((transaction, position) => ({
+				json: { clientId: result.clientId, account: accountContext(account), ...transaction },
+				documents: position === 0 ? documentFor(account.pdfUrl, binaryProperty, fileName(account)) : [],
+			})),
+		);
 	}
-	const documents: DocumentToDownload[] = [];
-	const accounts = result.accounts.map((account, position) => {
-		if (!binaryProperty || !account.pdfUrl) return { ...account, binaryProperty: null };
-		const property = `${binaryProperty}_${position}`;
-		documents.push({ url: account.pdfUrl, property, fileName: fileName(account) });
-		return { ...account, binaryProperty: property };
-	});
-	return [{ json: { ...result, accounts }, documents }];
+	const { entries, documents } = numberedDocuments(result.accounts, (a) => a.pdfUrl, fileName, binaryProperty);
+	return [{ json: { ...result, accounts: entries }, documents }];
 }
 
 export async function execute(
@@ -136,13 +113,5 @@ export async function execute(
 	const planned = simplify
 		? planStatementItems(result, splitInto, binaryProperty)
 		: [{ json: response, documents: planStatementItems(result, 'none', binaryProperty)[0].documents }];
-
-	const output: INodeExecutionData[] = [];
-	for (const item of planned) {
-		const binary = item.documents.length
-			? await downloadDocuments.call(this, item.documents, itemIndex, policy)
-			: undefined;
-		output.push(binary ? { json: item.json, binary } : { json: item.json });
-	}
-	return output;
+	return await withDocuments.call(this, planned, itemIndex, policy);
 }

@@ -6,7 +6,7 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField, simplifyField } from '../common.descriptions';
 import { readClientId } from './shared';
-import { fetchStatusMaybeWaiting, waitForFinalStatusField, waitOptionsField } from './wait';
+import { statusOutput, waitForFinalStatusField, waitOptionsField } from './wait';
 
 const properties: INodeProperties[] = [
 	journeyClientIdField,
@@ -29,24 +29,19 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
-	const { raw, wait } = await fetchStatusMaybeWaiting.call(
+	return await statusOutput.call(
 		this,
 		itemIndex,
-		async () => {
-			const response = await apiRequest.call(this, {
+		`Journey ${clientId}`,
+		async () =>
+			await apiRequest.call(this, {
 				...policy,
 				method: 'GET',
 				path: 'aa-bsa-journey/status',
 				qs: { client_id: clientId },
 				itemIndex,
-			});
-			const summary = normalizeJourneyStatus(response);
-			return { raw: response, isFinal: summary.isFinal, status: summary.status };
-		},
-		`Journey ${clientId}`,
+			}),
+		normalizeJourneyStatus,
 	);
-	const json = simplify ? normalizeJourneyStatus(raw) : raw;
-	return [{ json: wait ? { ...json, ...wait } : json }];
 }

@@ -12,7 +12,7 @@ import {
 } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { mobileNumberField, simplifyField } from '../common.descriptions';
+import { extraBodyField, mobileNumberField, simplifyField } from '../common.descriptions';
 
 export const CONSENT_TYPES = ['loan_underwriting', 'loan_monitoring'] as const;
 
@@ -49,10 +49,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Additional Body Fields (JSON)',
-				name: 'extraBody',
-				type: 'json',
-				default: '{}',
+				...extraBodyField,
 				description:
 					'Further fields to send with the request, as a JSON object (for example {"auto_consent": true} on the sandbox). They never replace the fields above.',
 			},

@@ -1,7 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { PollOutcome } from '../../helpers/polling';
 import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
 	DEFAULT_TIME_LIMIT_SECONDS,
@@ -74,50 +73,54 @@ export const waitOptionsField: INodeProperties = {
 	],
 };
 
-export interface StatusPoll {
-	raw: IDataObject;
-	isFinal: boolean;
-	status: string | null;
-}
-
-export interface WaitResult {
-	raw: IDataObject;
-	/** Present only when waiting was asked for. */
-	wait?: { polls: number; waitedSeconds: number; timedOut: boolean };
-}
+/** A simplified status: any object that says whether it is final and what the status is. */
+export type StatusSummary = IDataObject & { isFinal: boolean; status: string | null };
 
 /**
- * Runs `fetchStatus` once, or, with "Wait for a Final Status" on, until the status is final or the time
- * limit is reached (then fails or returns the last status, as the options say).
+ * Output of a status operation: one status request, or, with "Wait for a Final Status" on, requests until
+ * the status is final or the time limit is reached (then fails or returns the last status, as the options
+ * say). Simplified or raw as the Simplify field says; when waiting, `polls`, `waitedSeconds` and `timedOut`
+ * are added.
  */
-export async function fetchStatusMaybeWaiting(
+export async function statusOutput(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	fetchStatus: () => Promise<StatusPoll>,
 	subject: string,
-): Promise<WaitResult> {
+	fetchStatus: () => Promise<IDataObject>,
+	summarize: (raw: IDataObject) => StatusSummary,
+): Promise<INodeExecutionData[]> {
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const output = (raw: IDataObject, extra?: IDataObject): INodeExecutionData[] => {
+		const json = simplify ? summarize(raw) : raw;
+		return [{ json: extra ? { ...json, ...extra } : json }];
+	};
 	const wait = this.getNodeParameter('waitForFinalStatus', itemIndex, false) as boolean;
-	if (!wait) return { raw: (await fetchStatus()).raw };
+	if (!wait) return output(await fetchStatus());
 
 	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
 	const plan = planPolling(options.pollInterval, options.timeLimit);
-	const outcome: PollOutcome<StatusPoll> = await pollUntil(fetchStatus, (s) => s.isFinal, plan, {
-		now: () => Date.now(),
-		sleep: async (ms) => await sleep(ms),
-	});
-	const waitedSeconds = Math.round(outcome.elapsedMs / 1000);
+	const outcome = await pollUntil(
+		async () => {
+			const raw = await fetchStatus();
+			return { raw, summary: summarize(raw) };
+		},
+		(poll) => poll.summary.isFinal,
+		plan,
+		{ now: () => Date.now(), sleep: async (ms) => await sleep(ms) },
+	);
 	if (outcome.timedOut && (options.onTimeout ?? 'error') === 'error') {
 		throw new NodeOperationError(
 			this.getNode(),
 			`${subject} did not reach a final status within ${plan.timeLimitMs / 1000} seconds`,
 			{
 				itemIndex,
-				description: `Last status: ${outcome.last.status ?? 'unknown'} after ${outcome.polls} status request(s). Raise "Time Limit", choose "Return Last Status" under "On Time Limit", or let a webhook (FinVerify Trigger or a Wait node's resume URL) tell you when it is done.`,
+				description: `Last status: ${outcome.last.summary.status ?? 'unknown'} after ${outcome.polls} status request(s). Raise "Time Limit", choose "Return Last Status" under "On Time Limit", or let a webhook (FinVerify Trigger or a Wait node's resume URL) tell you when it is done.`,
 			},
 		);
 	}
-	return {
-		raw: outcome.last.raw,
-		wait: { polls: outcome.polls, waitedSeconds, timedOut: outcome.timedOut },
-	};
+	return output(outcome.last.raw, {
+		polls: outcome.polls,
+		waitedSeconds: Math.round(outcome.elapsedMs / 1000),
+		timedOut: outcome.timedOut,
+	});
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { fetchStatusMaybeWaiting, waitForFinalStatusField, waitOptionsField } from '../bankStatementJourney/wait';
+import { statusOutput, waitForFinalStatusField, waitOptionsField } from '../bankStatementJourney/wait';
 import { jobIdField, simplifyField } from '../common.descriptions';
 import { readJobId } from './shared';
 
@@ -29,24 +29,19 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const jobId = readJobId(ctx, this.getNodeParameter('jobId', itemIndex, ''));
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
-	const { raw, wait } = await fetchStatusMaybeWaiting.call(
+	return await statusOutput.call(
 		this,
 		itemIndex,
-		async () => {
-			const response = await apiRequest.call(this, {
+		`ITR analysis job ${jobId}`,
+		async () =>
+			await apiRequest.call(this, {
 				...policy,
 				method: 'POST',
 				path: 'itr-analyzer/status',
 				body: { job_id: jobId },
 				itemIndex,
-			});
-			const job = normalizeAnalysisJob(response);
-			return { raw: response, isFinal: job.isFinal, status: job.status };
-		},
-		`ITR analysis job ${jobId}`,
+			}),
+		normalizeAnalysisJob,
 	);
-	const json = simplify ? normalizeAnalysisJob(raw) : raw;
-	return [{ json: wait ? { ...json, ...wait } : json }];
 }

@@ -5,7 +5,7 @@ import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import { assertPan, parseJsonObject } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { panField, simplifyField } from '../common.descriptions';
+import { extraBodyField, panField, simplifyField } from '../common.descriptions';
 import { readAssessmentYears, readPassword, withPasswordRedacted } from './shared';
 
 const properties: INodeProperties[] = [
@@ -27,13 +27,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Additional Body Fields (JSON)',
-				name: 'extraBody',
-				type: 'json',
-				default: '{}',
-				description: 'Further fields to send with the request, as a JSON object. They never replace the fields above.',
-			},
+			extraBodyField,
 			{
 				displayName: 'Assessment Years',
 				name: 'assessmentYears',

@@ -191,14 +191,16 @@ export function toStatementDate(value: unknown): string | null {
 	return toIsoDate(`${m[1].padStart(2, '0')}-${month}-${m[3]}`);
 }
 
-/** Known payment modes, in the order they are looked for in a description. */
+/**
+ * Known payment modes (the reference shape's vocabulary), in the order they are looked for in a
+ * description. ACH and ECS debits are NACH mandates.
+ */
 const MODES: Array<[RegExp, string]> = [
 	[/\bUPI\b/i, 'UPI'],
 	[/\bNEFT\b/i, 'NEFT'],
 	[/\bIMPS\b/i, 'IMPS'],
 	[/\bRTGS\b/i, 'RTGS'],
-	[/\b(NACH|ECS)\b/i, 'NACH'],
-	[/\bACH\b/i, 'ACH'],
+	[/\b(NACH|ACH|ECS)\b/i, 'NACH'],
 	[/\b(ATM|CASH\s*WDL|CASH WITHDRAWAL)\b/i, 'ATM'],
 	[/\b(CHQ|CHEQUE|CLG)\b/i, 'Cheque'],
 ];

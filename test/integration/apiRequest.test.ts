@@ -1,0 +1,85 @@
+/**
+ * API Request (any path under /api/v1/services/) through n8n-core's real engine against the sandbox: a
+ * POST lookup, a GET with query parameters, the refresh-token cookie, service errors passed through with
+ * their codes, and paths or bodies rejected before anything is sent.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { Engine, loadWorkflow, sandboxCredentials, startTestSandbox } from '../harness';
+import type { RunResult, WorkflowJson } from '../harness';
+
+type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+
+const fixture = (name: string) => loadWorkflow(`integration/workflows/apiRequest/${name}.workflow.json`);
+const NODE = 'FinVerify';
+
+let engine: Engine;
+beforeAll(async () => {
+	engine = await Engine.create();
+});
+
+describe.each(['sample', 'reference'] as const)('API Request, %s shape', (shape) => {
+	let sandbox: Sandbox;
+	const run = async (wf: WorkflowJson): Promise<RunResult> => {
+		engine.setCredentials(sandboxCredentials(sandbox.url));
+		return await engine.run(wf);
+	};
+
+	beforeAll(async () => {
+		sandbox = await startTestSandbox({ shape });
+	});
+	afterAll(async () => await sandbox?.close());
+	beforeEach(async () => await sandbox.control.reset());
+
+	test('POST corporate/cin-lookup: the JSON response as sent, no simplification', async () => {
+		const result = await run(fixture('send.cinLookup'));
+		expect(result.error).toBeUndefined();
+		const [json] = result.json(NODE);
+		const data = json.data as IDataObject;
+		if (shape === 'sample') expect(data).toMatchObject({ cin: 'L17110MH1973PLC019786', result: { company: expect.any(Object) } });
+		else expect(data).toMatchObject({ cin: 'L17110MH1973PLC019786', company_name: expect.any(String) });
+		const [request] = await sandbox.control.requests('corporate/cin-lookup');
+		expect(request).toMatchObject({ method: 'POST', body: { cin: 'L17110MH1973PLC019786' } });
+	});
+
+	test('GET with query parameters (journey status), path given with the /api/v1/services/ prefix', async () => {
+		const result = await run(fixture('send.getWithQuery'));
+		expect(result.error).toBeUndefined();
+		const [started] = result.json('Start Journey');
+		const [json] = result.json(NODE);
+		if (shape === 'sample') expect(json).toMatchObject({ client_id: started.clientId, status: 'initiated' });
+		else expect(json).toMatchObject({ success: true, data: { client_id: started.clientId, status: 'initiated' } });
+		const [request] = await sandbox.control.requests('aa-bsa-journey/status');
+		expect(request.method).toBe('GET');
+		expect(String(request.path ?? request.url)).toContain(`client_id=${started.clientId as string}`);
+	});
+
+	test('Send Refresh Token: reaches the collection session endpoint', async () => {
+		const result = await run(fixture('send.refreshToken'));
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE)[0]).toMatchObject({ success: true, data: { session_id: expect.any(String), recipient_email: 'api@example.com' } });
+	});
+
+	test('without the refresh token the collection endpoint answers 401 unauthorized', async () => {
+		const wf = fixture('send.refreshToken');
+		const result = await run({ ...wf, nodes: wf.nodes.map((n) => (n.name === NODE ? { ...n, parameters: { ...n.parameters, sendRefreshToken: false } } : n)) });
+		expect(result.error?.description).toContain('Code: unauthorized');
+	});
+
+	test('service errors pass through with their code', async () => {
+		const result = await run(fixture('send.notFound'));
+		expect(result.error?.description).toContain('Code: COMPANY_NOT_FOUND');
+		expect((result.error as unknown as { httpCode: string }).httpCode).toBe('404');
+	});
+
+	test.each([
+		['send.invalidPath', 'Path', '.. segments'],
+		['send.absoluteUrl', 'Path', 'not a full URL'],
+		['send.invalidBody', 'Body (JSON)', 'a JSON object'],
+	])('%s: rejected before sending, naming %s', async (name, field, reason) => {
+		const result = await run(fixture(name));
+		expect(result.error?.message).toMatch(new RegExp(`^Invalid ${field.replace(/[()]/g, '\\$&')} in item 0`));
+		expect(result.error?.description).toContain(reason);
+		expect(await sandbox.control.requests()).toHaveLength(0);
+	});
+});

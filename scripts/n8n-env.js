@@ -206,7 +206,11 @@ function tmpFile(userFolder, name, data) {
 /** `n8n import:credentials` of one credential with plain `data` (n8n encrypts it on import). */
 async function importCredential(runtime, env, { id, name, type, data }) {
 	const file = tmpFile(env.N8N_USER_FOLDER, `credential-${id}.json`, [{ id, name, type, data }]);
-	return runN8n(runtime, env, ['import:credentials', `--input=${file}`]);
+	try {
+		return await runN8n(runtime, env, ['import:credentials', `--input=${file}`]);
+	} finally {
+		fs.rmSync(file, { force: true }); // plain secrets: do not leave them lying around
+	}
 }
 
 /** A stable n8n id (16 alphanumerics) derived from a string, for example the example file's name. */
@@ -254,7 +258,11 @@ function readExampleWorkflows(dir = path.join(REPO_ROOT, 'examples')) {
 async function importWorkflows(runtime, env, workflows, { name = 'workflows.json' } = {}) {
 	if (!workflows.length) return null;
 	const file = tmpFile(env.N8N_USER_FOLDER, name, workflows);
-	return runN8n(runtime, env, ['import:workflow', `--input=${file}`]);
+	try {
+		return await runN8n(runtime, env, ['import:workflow', `--input=${file}`]);
+	} finally {
+		fs.rmSync(file, { force: true });
+	}
 }
 
 /** `n8n export:nodes` -> the list of node type names n8n loads (a cheap "does the package load" check). */

@@ -390,6 +390,10 @@ if (require.main === module) {
 			}
 		})
 		.catch((e) => {
+			if (/failed \(signal SIG(INT|TERM)\)/.test(e.message)) {
+				console.error('[runtime] interrupted; the next run continues where this one stopped.');
+				process.exit(130);
+			}
 			console.error(`[runtime] FAILED: ${e.message}`);
 			process.exit(1);
 		});

@@ -133,7 +133,7 @@ describe.each(['sample', 'reference'] as const)('Company, %s shape', (shape) => 
 				expect(json).toMatchObject({ totalObligationOfContribution: expect.any(Number), rocCode: expect.stringMatching(/^RoC-/), state: expect.any(String) });
 			}
 			const log = await sandbox.control.requests('llpin-lookup');
-			if (log.at(-1)?.body) expect(log.at(-1)?.body).toEqual({ llpin: 'AAB-1234' });
+			expect(log.at(-1)?.body).toEqual({ llpin: 'AAB-1234' });
 		});
 
 		test('raw output', async () => {
@@ -278,5 +278,13 @@ describe('Company input validation: nothing is sent', () => {
 		expect(result.error?.message).toBe(message);
 		expect(result.error?.description).toContain(expected);
 		expect(await sandbox.control.requests(path)).toHaveLength(before);
+	});
+
+	test('a CIN typed into the locator is already stopped by n8n\'s own parameter check', async () => {
+		const before = (await sandbox.control.requests('cin-lookup')).length;
+		await expect(engine.run(fixture('getByCin.invalidCinTyped'))).rejects.toThrow(
+			'A CIN has 21 letters and digits, e.g. L17110MH1973PLC019786',
+		);
+		expect(await sandbox.control.requests('cin-lookup')).toHaveLength(before);
 	});
 });

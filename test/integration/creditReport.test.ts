@@ -82,16 +82,14 @@ describe.each(['sample', 'reference'] as const)('Credit Report, %s shape', (shap
 			const log = (await sandbox.control.requests(MULTI)).slice(before);
 			expect(log).toHaveLength(1);
 			expect(log[0].status).toBe(200);
-			if (log[0].body) {
-				expect(log[0].body).toMatchObject({
-					pan: 'ABCDE1234F',
-					name: 'Priya Sharma',
-					mobile_number: '9876543210',
-					consent: 'Y',
-					gender: 'female',
-					bureaus: ['cibil', 'experian'],
-				});
-			}
+			expect(log[0].body).toEqual({
+				pan: 'ABCDE1234F',
+				name: 'Priya Sharma',
+				mobile_number: '9876543210',
+				consent: 'Y',
+				gender: 'female',
+				bureaus: ['cibil', 'experian'],
+			});
 		});
 
 		test('the same input gives the same scores (deterministic per PAN)', async () => {
@@ -219,9 +217,7 @@ describe.each(['sample', 'reference'] as const)('Credit Report, %s shape', (shap
 
 			const log = (await sandbox.control.requests(COMMERCIAL)).slice(before);
 			expect(log).toHaveLength(1);
-			if (log[0].body) {
-				expect(log[0].body).toEqual({ business_name: 'Acme Traders', pan: 'AAACA1234B', consent: 'Y', report_type: 'html' });
-			}
+			expect(log[0].body).toEqual({ business_name: 'Acme Traders', pan: 'AAACA1234B', consent: 'Y', report_type: 'html' });
 		});
 
 		test('JSON only: the HTML as text, no binary', async () => {
@@ -246,6 +242,12 @@ describe.each(['sample', 'reference'] as const)('Credit Report, %s shape', (shap
 			expect(item.binary!.data.mimeType).toBe('text/html');
 		});
 
+		test('no report for the PAN: REPORT_NOT_FOUND on the error output', async () => {
+			const result = await run(fixture('getCommercialReport.notFound'));
+			expect(result.output(NODE, 0)).toHaveLength(0);
+			expect(result.output(NODE, 1)[0].json).toMatchObject({ details: { code: 'REPORT_NOT_FOUND', httpCode: '404' } });
+		});
+
 		test('a key without the permission: the API code arrives on the error output', async () => {
 			engine.setCredentials(
 				sandboxCredentials(sandbox.url, { apiKey: 'corporate-only-key', apiSecret: 'corporate-only-secret' }),
@@ -267,10 +269,10 @@ describe('Credit Report input validation: nothing is sent', () => {
 
 	test.each([
 		['getMultiBureauReport.invalidPan', MULTI, 'Invalid PAN in item 0 (got "ABCDE12345")', '5 letters, 4 digits, 1 letter'],
-		['getMultiBureauReport.invalidName', MULTI, 'Invalid Full Name in item 0', 'at least 2 characters'],
+		['getMultiBureauReport.invalidName', MULTI, 'Invalid Full Name in item 0 (got " ")', 'at least 2 characters'],
 		['getMultiBureauReport.invalidMobile', MULTI, 'Invalid Mobile Number in item 0 (got "12345")', '10-digit Indian mobile number'],
 		['getMultiBureauReport.invalidGender', MULTI, 'Invalid Gender in item 0 (got "other")', '"male" or "female"'],
-		['getMultiBureauReport.noBureaus', MULTI, 'Invalid Bureaus in item 0', 'at least one of equifax, experian, cibil, crif'],
+		['getMultiBureauReport.noBureaus', MULTI, 'Invalid Bureaus in item 0 (got "[]")', 'at least one of equifax, experian, cibil, crif'],
 		['getMultiBureauReport.noConsent', MULTI, 'Subject Has Consented is required in item 0', 'consented'],
 		['getCommercialReport.invalidPan', COMMERCIAL, 'Invalid PAN in item 0 (got "AAACA-1234")', 'e.g. ABCDE1234F'],
 		['getCommercialReport.shortBusinessName', COMMERCIAL, 'Invalid Business Name in item 0 (got "A")', 'at least 2 characters'],

@@ -58,7 +58,7 @@ describe('Get EPFO Record (one documented shape)', () => {
 
 		const log = (await sandbox.control.requests('epfo-combined')).slice(before);
 		expect(log).toHaveLength(1);
-		if (log[0].body) expect(log[0].body).toEqual({ mobile_number: '9876543210' });
+		expect(log[0].body).toEqual({ mobile_number: '9876543210' });
 	});
 
 	test('same number, same member; passbook only on request', async () => {

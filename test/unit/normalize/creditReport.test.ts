@@ -235,3 +235,21 @@ describe('commercial report', () => {
 		expect(slugify('../../etc/passwd')).toBe('etc-passwd');
 	});
 });
+
+describe('sample-shape bureau report layouts', () => {
+	const entry = (credit_report: object) => ({ results: { x: { success: true, data: { credit_report } } } });
+
+	it('reads CIBIL accounts, enquiries and a zero-padded score', () => {
+		const out = normalizeMultiBureau(
+			entry({ consumerCreditData: [{ scores: [{ score: '00742' }], accounts: [{}, {}], enquiries: [{}] }] }),
+		).bureaus[0];
+		expect(out).toMatchObject({ score: 742, accountCount: 2, enquiryCount: 1 });
+	});
+
+	it('reads the Experian score and CRIF responses (array or single object)', () => {
+		expect(normalizeMultiBureau(entry({ SCORE: { BureauScore: 701 } })).bureaus[0].score).toBe(701);
+		const crif = normalizeMultiBureau(entry({ SCORE: { 'SCORE-VALUE': '688' }, RESPONSES: { RESPONSE: [{}, {}, {}] } })).bureaus[0];
+		expect(crif).toMatchObject({ score: 688, accountCount: 3 });
+		expect(normalizeMultiBureau(entry({ RESPONSES: { RESPONSE: {} } })).bureaus[0].accountCount).toBe(1);
+	});
+});

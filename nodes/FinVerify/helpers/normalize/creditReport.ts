@@ -72,32 +72,45 @@ function equifaxReportData(report: IDataObject): IDataObject {
 	return isObject(entry.CIRReportData) ? entry.CIRReportData : entry;
 }
 
-function equifaxScore(report: IDataObject): number | null {
-	const details = asArray(equifaxReportData(report).ScoreDetails);
-	for (const detail of details) {
+/** CIBIL sample report: consumerCreditData[0]. */
+function cibilReportData(report: IDataObject): IDataObject {
+	return asObject(asArray(report.consumerCreditData)[0]);
+}
+
+/** CRIF sample report: RESPONSES.RESPONSE, an array or a single object. */
+function crifResponses(report: IDataObject): unknown[] | undefined {
+	const responses = asObject(report.RESPONSES).RESPONSE;
+	if (Array.isArray(responses)) return responses;
+	return isObject(responses) ? [responses] : undefined;
+}
+
+/** The score inside a bureau's own report layout, when the entry has no `credit_score`. */
+function reportScore(report: IDataObject): number | null {
+	for (const detail of asArray(equifaxReportData(report).ScoreDetails)) {
 		const value = toNumber(asObject(detail).Value);
 		if (value !== null) return value;
 	}
-	return null;
+	const cibilScore = toNumber(asObject(asArray(cibilReportData(report).scores)[0]).score);
+	const score = asObject(report.SCORE);
+	return first<number>(toNumber(score.BureauScore), toNumber(score['SCORE-VALUE']), cibilScore);
 }
 
 function sampleAccountCount(report: IDataObject): number | null {
-	const equifax = equifaxReportData(report);
 	const cais = asObject(report.CAIS_Account);
 	return countOf(
 		report.accounts,
-		equifax.RetailAccountDetails,
+		equifaxReportData(report).RetailAccountDetails,
 		cais.CAIS_Account_DETAILS,
-		Array.isArray(report.CAIS_Account) ? report.CAIS_Account : undefined,
+		cibilReportData(report).accounts,
+		crifResponses(report),
 	);
 }
 
 function sampleEnquiryCount(report: IDataObject): number | null {
 	const equifax = equifaxReportData(report);
-	const summary = asObject(equifax.EnquirySummary);
 	return first<number>(
-		countOf(report.inquiries, report.enquiries, equifax.Enquiries),
-		toNumber(summary.Total),
+		countOf(report.inquiries, report.enquiries, equifax.Enquiries, cibilReportData(report).enquiries),
+		toNumber(asObject(equifax.EnquirySummary).Total),
 	);
 }
 
@@ -124,7 +137,7 @@ function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 function sampleOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 	const data = asObject(entry.data);
 	const report = asObject(data.credit_report);
-	const score = toNumber(first(data.credit_score, data.score)) ?? equifaxScore(report);
+	const score = toNumber(first(data.credit_score, data.score)) ?? reportScore(report);
 	const declared = toBoolean(entry.success);
 	return {
 		bureau,

@@ -1,4 +1,3 @@
-import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify from 'fastify';
 import { resolveConfig, type SandboxOptions } from './config';
@@ -27,7 +26,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	const config = resolveConfig(options);
 	const sandbox = new Sandbox(config);
 	const app = Fastify({ logger: false, forceCloseConnections: true, routerOptions: { ignoreTrailingSlash: true }, bodyLimit: 1024 * 1024 });
-	await app.register(cookie);
 	await app.register(formbody);
 	registerBodyParsers(app);
 	registerTraffic(app, sandbox);

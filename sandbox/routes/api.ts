@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sandbox } from '../context';
+import { parseCookies } from '../cookies';
 import { ApiError, errorBody, errorForStatus } from '../errors';
 import { bureauHandlers } from '../handlers/bureau';
 import { collectionHandlers } from '../handlers/collection';
@@ -35,7 +35,7 @@ export function registerApiRoutes(app: FastifyInstance, sandbox: Sandbox): void 
 				const requestId = `req_${randomUUID()}`;
 				reply.header('x-request-id', requestId);
 				try {
-					sandbox.keys.authorize(op, request.headers, request.cookies);
+					sandbox.keys.authorize(op, request.headers, parseCookies(request.headers.cookie));
 					const input = op.method === 'GET' ? request.query : jsonBody(request.body);
 					op.validate(input);
 					const body = await handler({

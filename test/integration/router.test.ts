@@ -2,6 +2,8 @@
  * The router through the real engine: bounded concurrency keeps output order and pairing; Continue On
  * Fail and "Continue (using error output)" produce error items n8n routes to the right branch.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { Engine, nodeWorkflow, startStubServer } from '../harness';
 import type { StubServer } from '../harness';
 
@@ -12,7 +14,7 @@ const ok = (cin: string) => ({ body: { success: true, message: 'ok', data: { cin
 let engine: Engine;
 let stub: StubServer;
 
-const lookupEach = (items: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}, onError?: 'continueRegularOutput' | 'continueErrorOutput') =>
+const lookupEach = (items: IDataObject[], extra: IDataObject = {}, onError?: 'continueRegularOutput' | 'continueErrorOutput') =>
 	nodeWorkflow({
 		items,
 		onError,

@@ -50,8 +50,7 @@ describe.each(['sample', 'reference'] as const)('API Request, %s shape', (shape)
 		if (shape === 'sample') expect(json).toMatchObject({ client_id: started.clientId, status: 'initiated' });
 		else expect(json).toMatchObject({ success: true, data: { client_id: started.clientId, status: 'initiated' } });
 		const [request] = await sandbox.control.requests('aa-bsa-journey/status');
-		expect(request.method).toBe('GET');
-		expect(String(request.path ?? request.url)).toContain(`client_id=${started.clientId as string}`);
+		expect(request).toMatchObject({ method: 'GET', path: '/api/v1/services/aa-bsa-journey/status', query: { client_id: started.clientId } });
 	});
 
 	test('Send Refresh Token: reaches the collection session endpoint', async () => {

@@ -2,6 +2,7 @@ import type { INode } from 'n8n-workflow';
 
 import { planStatementItems } from '../../nodes/FinVerify/actions/bankStatementJourney/getStatementResult.operation';
 import { readClientId } from '../../nodes/FinVerify/actions/bankStatementJourney/shared';
+import { consentTypeOf } from '../../nodes/FinVerify/actions/bankStatementJourney/start.operation';
 import { safeFileName } from '../../nodes/FinVerify/helpers/documents';
 import { normalizeStatementResult } from '../../nodes/FinVerify/helpers/normalize/journey';
 import {
@@ -186,5 +187,16 @@ describe('safeFileName', () => {
 		expect(safeFileName('statement', null, 0)).toBe('statement_0.pdf');
 		expect(safeFileName('a/b', '../c')).toBe('a-b_-c.pdf');
 		expect(safeFileName()).toBe('document.pdf');
+	});
+});
+
+describe('consentTypeOf', () => {
+	it('maps option values to the service values and accepts the service values', () => {
+		expect(consentTypeOf(ctx, 'loanUnderwriting')).toBe('loan_underwriting');
+		expect(consentTypeOf(ctx, 'loanMonitoring')).toBe('loan_monitoring');
+		expect(consentTypeOf(ctx, 'loan_monitoring')).toBe('loan_monitoring');
+	});
+	it.each(['marketing', '', undefined, 'LOAN_UNDERWRITING'])('rejects %p naming the field', (value) => {
+		expect(() => consentTypeOf(ctx, value)).toThrow('Invalid Consent Type in item 2');
 	});
 });

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeJourneyStart } from '../../helpers/normalize/journey';
+import type { FieldContext } from '../../helpers/validation';
 import {
 	assertEmail,
 	assertHttpUrl,
@@ -14,7 +15,16 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { extraBodyField, mobileNumberField, simplifyField } from '../common.descriptions';
 
-export const CONSENT_TYPES = ['loan_underwriting', 'loan_monitoring'] as const;
+/** Consent types: the field's option value and the value the service expects. */
+export const CONSENT_TYPES = { loanUnderwriting: 'loan_underwriting', loanMonitoring: 'loan_monitoring' } as const;
+
+/** The service's consent_type for an option value (or for the service's own spelling, from an expression). */
+export function consentTypeOf(ctx: FieldContext, value: unknown): string {
+	const api = Object.values(CONSENT_TYPES) as string[];
+	if (typeof value === 'string' && api.includes(value)) return value;
+	const key = assertOneOf(ctx, value, 'Consent Type', Object.keys(CONSENT_TYPES) as Array<keyof typeof CONSENT_TYPES>);
+	return CONSENT_TYPES[key];
+}
 
 const properties: INodeProperties[] = [
 	{
@@ -26,16 +36,16 @@ const properties: INodeProperties[] = [
 		displayName: 'Consent Type',
 		name: 'consentType',
 		type: 'options',
-		default: 'loan_underwriting',
+		default: 'loanUnderwriting',
 		options: [
 			{
 				name: 'Loan Monitoring',
-				value: 'loan_monitoring',
+				value: 'loanMonitoring',
 				description: 'Ongoing monitoring of an existing loan',
 			},
 			{
 				name: 'Loan Underwriting',
-				value: 'loan_underwriting',
+				value: 'loanUnderwriting',
 				description: 'One-time look at the statements to decide on a loan',
 			},
 		],
@@ -102,7 +112,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
-	const consentType = assertOneOf(ctx, this.getNodeParameter('consentType', itemIndex, ''), 'Consent Type', CONSENT_TYPES);
+	const consentType = consentTypeOf(ctx, this.getNodeParameter('consentType', itemIndex, ''));
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const extra = parseJsonObject(ctx, fields.extraBody, 'Additional Body Fields (JSON)');
 	const body: IDataObject = { ...(extra as IDataObject), mobile_number: mobile, consent_type: consentType };

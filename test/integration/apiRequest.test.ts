@@ -75,6 +75,8 @@ describe.each(['sample', 'reference'] as const)('API Request, %s shape', (shape)
 		['send.invalidPath', 'Path', '.. segments'],
 		['send.absoluteUrl', 'Path', 'not a full URL'],
 		['send.invalidBody', 'Body (JSON)', 'a JSON object'],
+		['send.emptyQueryName', 'Query Parameters', 'a non-empty parameter name'],
+		['send.invalidMethod', 'Method', '"GET"'],
 	])('%s: rejected before sending, naming %s', async (name, field, reason) => {
 		const result = await run(fixture(name));
 		expect(result.error?.message).toMatch(new RegExp(`^Invalid ${field.replace(/[()]/g, '\\$&')} in item 0`));

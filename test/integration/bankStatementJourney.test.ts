@@ -114,6 +114,7 @@ describe.each(['sample', 'reference'] as const)('Bank Statement Journey, %s shap
 			['start.invalidRedirectUrl', 'Redirect URL'],
 			['start.invalidEmail', 'Customer Email'],
 			['start.invalidExtraBody', 'Additional Body Fields (JSON)'],
+			['start.invalidCustomerName', 'Customer Name'],
 		])('%s: rejected before sending, naming %s', async (name, field) => {
 			await expectInvalid(await run(fixture(name)), field);
 		});
@@ -299,6 +300,10 @@ describe.each(['sample', 'reference'] as const)('Bank Statement Journey, %s shap
 
 		test('invalid client id: rejected before sending', async () => {
 			await expectInvalid(await run(fixture('getStatementResult.invalidClientId')), 'Journey Client ID');
+		});
+
+		test('unknown split mode (from an expression): rejected before sending', async () => {
+			await expectInvalid(await run(fixture('getStatementResult.invalidSplit')), 'Split Into Items');
 		});
 
 		test('a client id the service rejects: INVALID_CLIENT_ID', async () => {

@@ -96,6 +96,8 @@ describe.each(['sample', 'reference'] as const)('Collection Session, %s shape', 
 		['create.invalidExpiresIn', 'Expires In (Seconds)'],
 		['create.invalidMetadata', 'Metadata (JSON)'],
 		['create.invalidFlow', 'Flow'],
+		['create.invalidRecipientName', 'Recipient Name'],
+		['create.invalidRequesterName', 'Requester Name'],
 	])('%s: rejected before sending, naming %s', async (name, field) => {
 		const result = await run(fixture(name));
 		expect(result.error?.message).toMatch(new RegExp(`^Invalid ${field.replace(/[()]/g, '\\$&')} in item 0`));

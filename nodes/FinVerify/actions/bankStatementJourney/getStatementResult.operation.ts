@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PlannedItem } from '../../helpers/documents';
-import { documentFor, numberedDocuments, safeFileName, withDocuments } from '../../helpers/documents';
+import { documentFor, downloadProperty, numberedDocuments, safeFileName, withDocuments } from '../../helpers/documents';
 import { accountContext, normalizeStatementResult } from '../../helpers/normalize/journey';
 import type { StatementAccount, StatementResult } from '../../helpers/normalize/journey';
-import { assertOneOf, requireText } from '../../helpers/validation';
+import { assertOneOf } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { downloadFields, journeyClientIdField, simplifyField } from '../common.descriptions';
@@ -95,10 +95,7 @@ export async function execute(
 	const ctx = { node: this.getNode(), itemIndex };
 	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	const download = this.getNodeParameter('download', itemIndex, false) as boolean;
-	const binaryProperty = download
-		? requireText(ctx, 'Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'))
-		: undefined;
+	const binaryProperty = downloadProperty.call(this, itemIndex);
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
 	const splitInto = assertOneOf(ctx, options.splitInto ?? 'none', 'Split Into Items', SPLIT_MODES);
 

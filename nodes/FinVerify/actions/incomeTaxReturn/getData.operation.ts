@@ -2,10 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PlannedItem } from '../../helpers/documents';
-import { documentFor, numberedDocuments, safeFileName, withDocuments } from '../../helpers/documents';
+import { documentFor, downloadProperty, numberedDocuments, safeFileName, withDocuments } from '../../helpers/documents';
 import type { ItrData, ItrFiling } from '../../helpers/normalize/incomeTax';
 import { normalizeItrData, splitFilings } from '../../helpers/normalize/incomeTax';
-import { requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { downloadFields, jobIdField, simplifyField } from '../common.descriptions';
@@ -64,10 +63,7 @@ export async function execute(
 	const ctx = { node: this.getNode(), itemIndex };
 	const jobId = readJobId(ctx, this.getNodeParameter('jobId', itemIndex, ''));
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	const download = this.getNodeParameter('download', itemIndex, false) as boolean;
-	const binaryProperty = download
-		? requireText(ctx, 'Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'))
-		: undefined;
+	const binaryProperty = downloadProperty.call(this, itemIndex);
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
 
 	const response = await apiRequest.call(this, {

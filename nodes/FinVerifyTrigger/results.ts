@@ -24,16 +24,15 @@ export interface FetchedResults {
 }
 
 function describeFailure(error: unknown): FailureInfo {
-	const e = error as {
-		message?: unknown;
-		httpCode?: unknown;
-		errorResponse?: { code?: unknown };
-		code?: unknown;
-	};
-	const code = e?.errorResponse?.code ?? e?.code;
+	const e = error as { message?: unknown; httpCode?: unknown; code?: unknown; errorResponse?: IDataObject };
+	const response = e?.errorResponse ?? {};
+	// API errors carry the service's code; network failures the transport's network code
+	const code = [response.code, response.error_code, response.networkErrorCode, e?.code].find(
+		(value): value is string => typeof value === 'string' && value !== '',
+	);
 	return {
 		message: typeof e?.message === 'string' && e.message !== '' ? e.message : 'The request failed',
-		code: typeof code === 'string' ? code : null,
+		code: code ?? null,
 		httpCode: typeof e?.httpCode === 'string' || typeof e?.httpCode === 'number' ? String(e.httpCode) : null,
 	};
 }

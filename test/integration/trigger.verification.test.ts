@@ -48,7 +48,7 @@ const activate = async (wf: WorkflowJson) => {
 		workflowExecuteAdditionalData: additionalData,
 	};
 	const context = new HookContext(workflow, node, additionalData, 'trigger', 'activate', webhookData);
-	const methods = nodeType.webhookMethods!.default;
+	const methods = nodeType.webhookMethods!.default!;
 	if (!(await methods.checkExists.call(context))) await methods.create.call(context);
 	return workflow.staticData;
 };

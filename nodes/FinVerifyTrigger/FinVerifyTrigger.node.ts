@@ -10,7 +10,6 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { FinVerifyCredentials } from '../FinVerify/transport';
 import { checkDelivery, DEFAULT_DEDUPE_WINDOW_MINUTES, deliveryKey, readSeen } from './dedupe';
-import { DEFAULT_HEADERS, triggerProperties } from './description';
 import type { EventFilter, EventType } from './events';
 import { applyFilter, normaliseEvent, parseJsonBody } from './events';
 import { fetchJourneyResults } from './results';
@@ -28,6 +27,14 @@ interface TriggerOptions {
 }
 
 const CREDENTIAL = 'finVerifyApi';
+
+/** Header names of the sandbox's documented scheme (each configurable under Options). */
+const DEFAULT_HEADERS = {
+	signature: 'X-Webhook-Signature',
+	timestamp: 'X-Webhook-Timestamp',
+	id: 'X-Webhook-Id',
+	event: 'X-Webhook-Event',
+};
 
 /** Static data key of the delivery ids seen recently (see dedupe.ts). */
 const SEEN_KEY = 'recentDeliveries';
@@ -88,7 +95,185 @@ export class FinVerifyTrigger implements INodeType {
 				path: 'finverify',
 			},
 		],
-		properties: triggerProperties,
+		properties: [
+			{
+				displayName:
+					'Copy the Production URL from "Webhook URLs" above. Paste it as the Webhook URL when you start a bank statement journey, and as the Callback URL when you create a collection session (FinVerify node or API). The service has no API to register webhooks, so nothing is registered for you; the URL receives events once this workflow is published.',
+				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				options: [
+					{
+						name: 'Journey Status Changed',
+						value: 'journey',
+						description: 'A bank statement (account-aggregator) journey changed status',
+					},
+					{
+						name: 'Session Status Changed',
+						value: 'session',
+						description: 'A hosted collection session changed status',
+					},
+				],
+				default: ['journey', 'session'],
+				description: 'Which notifications start the workflow; others are acknowledged and ignored',
+			},
+			{
+				displayName: 'Status Filter',
+				name: 'statusFilter',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'All Statuses', value: 'all', description: 'Every status change' },
+					{
+						name: 'Only Final Statuses',
+						value: 'finalOnly',
+						description:
+							'Journeys: analysis complete, consent denied, failed, expired. Sessions: completed, expired, abandoned.',
+					},
+					{ name: 'Selected Statuses', value: 'selected', description: 'Only the statuses chosen below' },
+				],
+				default: 'all',
+			},
+			{
+				displayName: 'Statuses',
+				name: 'statuses',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Journey: Analysis Complete', value: 'journey:analysis_complete', description: 'Final: statement result and analysis are ready (sample payloads say "completed")' },
+					{ name: 'Journey: Consent Denied', value: 'journey:consent_denied', description: 'Final: the customer declined consent' },
+					{ name: 'Journey: Consent Granted', value: 'journey:consent_granted', description: 'Consent given, bank data being fetched' },
+					{ name: 'Journey: Consent Pending', value: 'journey:consent_pending', description: 'Consent link opened, consent not finished' },
+					{ name: 'Journey: Data Fetched', value: 'journey:data_fetched', description: 'Bank data fetched, analysis being generated' },
+					{ name: 'Journey: Expired', value: 'journey:expired', description: 'Final: the journey expired before consent was completed' },
+					{ name: 'Journey: Failed', value: 'journey:failed', description: 'Final: system or network error' },
+					{ name: 'Journey: Initiated', value: 'journey:initiated', description: 'Journey created, consent link not yet opened' },
+					{ name: 'Session: Abandoned', value: 'session:abandoned', description: 'Final: the recipient left without submitting' },
+					{ name: 'Session: Completed', value: 'session:completed', description: 'Final: the recipient submitted their data' },
+					{ name: 'Session: Created', value: 'session:created', description: 'Session created and link emailed' },
+					{ name: 'Session: Expired', value: 'session:expired', description: 'Final: the link expired unused' },
+				],
+				default: [],
+				description: 'Status changes that start the workflow; any other status is acknowledged and ignored',
+				displayOptions: { show: { statusFilter: ['selected'] } },
+			},
+			{
+				displayName: 'Verification',
+				name: 'verification',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'HMAC Signature',
+						value: 'hmacSignature',
+						description:
+							'Checks the sha256 HMAC the service sends, with the Webhook Signing Secret of the credential',
+					},
+					{
+						name: 'None',
+						value: 'none',
+						description: 'Accept every request (not recommended)',
+					},
+					{
+						name: 'Secret Token in URL',
+						value: 'urlToken',
+						description: 'Checks a ?token= query parameter you add to the URL; works with senders that do not sign',
+					},
+				],
+				default: 'hmacSignature',
+				description: 'How the trigger checks that a request really comes from the service. Failed checks get a 401 and start nothing.',
+			},
+			{
+				displayName:
+					'Anyone who knows this URL can start the workflow with made-up events. Use HMAC Signature or Secret Token in URL unless the URL is not reachable from outside.',
+				name: 'noVerificationNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { verification: ['none'] } },
+			},
+			{
+				displayName: 'Token',
+				name: 'token',
+				type: 'string',
+				typeOptions: { password: true },
+				required: true,
+				default: '',
+				description:
+					'A long random value. Add it to the URL you paste into the service: &lt;Production URL&gt;?token=&lt;this value&gt;.',
+				displayOptions: { show: { verification: ['urlToken'] } },
+			},
+			{
+				displayName: 'Fetch Results When Complete',
+				name: 'fetchResults',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to download the statement result and the analysis JSON when a journey reaches analysis complete, and add them to the item',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Deduplication Window (Minutes)',
+						name: 'dedupeWindowMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 60,
+						description:
+							'A delivery whose ID was already received within this window is acknowledged and ignored. 0 turns deduplication off.',
+					},
+					{
+						displayName: 'Delivery ID Header',
+						name: 'idHeader',
+						type: 'string',
+						default: 'X-Webhook-Id',
+						description: 'Header carrying the unique delivery ID used for deduplication',
+					},
+					{
+						displayName: 'Event Header',
+						name: 'eventHeader',
+						type: 'string',
+						default: 'X-Webhook-Event',
+						description: 'Header carrying the event name, used when the body has no "event" field',
+					},
+					{
+						displayName: 'Signature Header',
+						name: 'signatureHeader',
+						type: 'string',
+						default: 'X-Webhook-Signature',
+						description: 'Header carrying sha256=&lt;hex HMAC&gt;',
+						displayOptions: { show: { '/verification': ['hmacSignature'] } },
+					},
+					{
+						displayName: 'Timestamp Header',
+						name: 'timestampHeader',
+						type: 'string',
+						default: 'X-Webhook-Timestamp',
+						description: 'Header carrying the unix time (seconds) that is signed together with the body',
+						displayOptions: { show: { '/verification': ['hmacSignature'] } },
+					},
+					{
+						displayName: 'Timestamp Tolerance (Seconds)',
+						name: 'toleranceSeconds',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 300,
+						description:
+							'Signed requests whose timestamp differs from now by more than this are rejected (replay protection). 0 turns the check off.',
+						displayOptions: { show: { '/verification': ['hmacSignature'] } },
+					},
+				],
+			},
+		],
 	};
 
 	webhookMethods = {

@@ -165,13 +165,17 @@ export async function apiRequest(this: FinVerifyContext, options: ApiRequestOpti
 	};
 	if (options.body !== undefined) request.body = options.body;
 
-	const fail = (body: JsonObject, message: string, description: string, httpCode?: string) =>
-		new NodeApiError(this.getNode(), redactDeep(body, secrets), {
+	const fail = (body: JsonObject, message: string, description: string, httpCode?: string) => {
+		const error = new NodeApiError(this.getNode(), redactDeep(body, secrets), {
 			message: redactSecrets(message, secrets),
 			description: redactSecrets(description, secrets),
 			httpCode,
 			itemIndex,
 		});
+		// NodeApiError replaces the message of well-known network codes with a generic text; ours is exact
+		error.message = redactSecrets(message, secrets);
+		return error;
+	};
 
 	for (let attempt = 0; ; attempt++) {
 		let response: IN8nHttpFullResponse;
@@ -190,7 +194,7 @@ export async function apiRequest(this: FinVerifyContext, options: ApiRequestOpti
 			// Never pass the underlying error on: it holds the request configuration, auth headers included.
 			const message = describeNetworkError(code, timeoutMs);
 			throw fail(
-				{ message, networkErrorCode: code ?? 'NETWORK_ERROR' },
+				{ message, code: code ?? 'NETWORK_ERROR' },
 				message,
 				`${options.method} ${API_PREFIX}${options.path} failed after ${attempt + 1} attempt(s)${code ? ` (${code})` : ''}`,
 			);

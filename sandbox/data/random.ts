@@ -7,9 +7,13 @@ import type { Faker } from '@faker-js/faker';
  * Only the en_IN locale build is loaded (it falls back to en and base), which keeps start-up fast.
  */
 function loadFaker(): Faker {
-	const nodeModule = process.getBuiltinModule('module') as typeof import('node:module');
-	const nativeRequire = nodeModule.createRequire(__filename);
-	return (nativeRequire('@faker-js/faker/locale/en_IN') as { faker: Faker }).faker;
+	try {
+		const nodeModule = process.getBuiltinModule('module') as typeof import('node:module');
+		const nativeRequire = nodeModule.createRequire(__filename);
+		return (nativeRequire('@faker-js/faker/locale/en_IN') as { faker: Faker }).faker;
+	} catch (error) {
+		throw new Error(`The sandbox needs Node.js >= 20.19 (require of ES modules) to load @faker-js/faker: ${(error as Error).message}`);
+	}
 }
 
 const faker = loadFaker();

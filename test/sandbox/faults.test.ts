@@ -94,6 +94,17 @@ describe('fault injection', () => {
 		expect(unauthenticated.json.error_code).toBe('UPSTREAM_UNAVAILABLE');
 	});
 
+	it('also applies to pages, and unknown paths are logged and answered with 404 variant A', async () => {
+		await fault({ path: '/journey/*', status: 503, times: 1 });
+		const page = await fetch(`${sandbox.url}/journey/aa_000000000000000000000000`);
+		expect(page.status).toBe(503);
+		expect((await fetch(`${sandbox.url}/journey/aa_000000000000000000000000`)).status).toBe(404);
+		const unknown = await call(sandbox, 'POST', api('gst-analyser/analyze'), { body: {} });
+		expect([unknown.status, unknown.json.error_code]).toEqual([404, 'NOT_FOUND']);
+		const logged = (await call(sandbox, 'GET', '/__sandbox/requests?path=gst-analyser', { auth: false })).json.requests;
+		expect(logged).toEqual([expect.objectContaining({ method: 'POST', status: 404 })]);
+	});
+
 	it('rejects malformed fault definitions', async () => {
 		expect((await fault({ status: 500 })).status).toBe(400);
 		expect((await fault({ path: CIN })).status).toBe(400);

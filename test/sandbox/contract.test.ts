@@ -31,6 +31,7 @@ const VALID: Record<string, unknown[]> = {
 	multiBureauFetch: [
 		{ pan: 'ABCPE1234F', name: 'Ravi Kumar', mobile_number: '9876543210', consent: 'Y', gender: 'male', bureaus: ['equifax', 'experian', 'cibil', 'crif'] },
 		{ pan: 'BQWPS4321K', name: 'Sunita Sharma', mobile_number: '9123456780', consent: 'Y', gender: 'female', bureaus: ['crif'] },
+		{ pan: 'BQWPS4321K', name: 'Nohit Sharma', mobile_number: '9123456780', consent: 'Y', gender: 'female', bureaus: ['equifax', 'experian', 'cibil', 'crif'] },
 	],
 	commercialReportFetch: [{ business_name: 'Acme Traders', pan: 'AAACA1234B' }, { business_name: 'Zeta & Sons <Exports>', pan: 'AAFFZ9876Q', consent: 'Y', report_type: 'html' }],
 	cinLookup: [{ cin: 'L17110MH1973PLC019786' }, { cin: 'u72200ka2005ptc036245' }, { cin: 'U00000XX0000OPC000001' }, { cin: 'ABCDEFGHIJKLMNOPQRSTU' }],

@@ -57,6 +57,13 @@ export function expectContract(operationId: string, reply: Reply): void {
 	}
 }
 
+/** Asserts a value matches a named schema of the OpenAPI document (components/schemas). */
+export function expectSchema(name: string, value: unknown): void {
+	const validate = contract.ajv.getSchema(`https://finverify.sandbox/schemas#/$defs/${name}`);
+	if (!validate) throw new Error(`no schema ${name}`);
+	if (!validate(value)) throw new Error(`does not match ${name}: ${JSON.stringify(validate.errors?.slice(0, 5), null, 2)}`);
+}
+
 export const operationIdOf = (method: string, path: string): string => {
 	const op = contract.operations.find((o) => o.method === method && o.path === path);
 	if (!op) throw new Error(`no operation ${method} ${path}`);

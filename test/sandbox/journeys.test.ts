@@ -1,5 +1,5 @@
 import type { RunningSandbox } from '../../sandbox/server';
-import { api, call, eventually, expectContract, formActions, receiver, start, verifySignature, WEBHOOK_SECRET } from './helpers';
+import { api, call, eventually, expectContract, expectSchema, formActions, receiver, start, verifySignature, WEBHOOK_SECRET } from './helpers';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -42,6 +42,7 @@ describe('AA-BSA journey driven over HTTP only', () => {
 				['data_fetched', 'analysis_complete'],
 			]);
 			for (const r of received) {
+				expectSchema('JourneyEvent', r.body);
 				expect(verifySignature(WEBHOOK_SECRET, r.headers, r.raw)).toBe(true);
 				expect(r.headers['x-webhook-event']).toBe('aa_bsa_journey.status_changed');
 				expect(Math.abs(Number(r.headers['x-webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
@@ -82,6 +83,7 @@ describe('AA-BSA journey driven over HTTP only', () => {
 			expect(received.map((r) => r.body.status)).toEqual(['consent_pending', 'consent_denied']);
 			expect(received[1].body.data).toEqual(expect.objectContaining({ client_id: clientId, status: 'consent_denied', accounts: [], total_accounts: 0 }));
 			expect(received.every((r) => verifySignature(WEBHOOK_SECRET, r.headers, r.raw))).toBe(true);
+			for (const r of received) expectSchema('JourneyEvent', r.body);
 
 			const again = await fetch(`${sandbox.url}/journey/${clientId}/approve`, { method: 'POST' });
 			expect(again.status).toBe(409);

@@ -1,5 +1,5 @@
 import type { RunningSandbox } from '../../sandbox/server';
-import { api, call, eventually, expectContract, receiver, REFRESH_COOKIE, start, verifySignature, WEBHOOK_SECRET } from './helpers';
+import { api, call, eventually, expectContract, expectSchema, receiver, REFRESH_COOKIE, start, verifySignature, WEBHOOK_SECRET } from './helpers';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -48,6 +48,7 @@ describe('hosted collection sessions', () => {
 			expect(submit.headers.get('location')).toBe(`https://lender.example/done?session_id=${sessionId}&status=completed`);
 
 			const [hook] = await hooks.waitFor(1);
+			expectSchema('SessionEvent', hook.body);
 			expect(verifySignature(WEBHOOK_SECRET, hook.headers, hook.raw)).toBe(true);
 			expect(hook.headers['x-webhook-event']).toBe('collection_session.status_changed');
 			expect(hook.body).toEqual({

@@ -27,7 +27,7 @@ function describeFailure(error: unknown): FailureInfo {
 	const e = error as { message?: unknown; httpCode?: unknown; code?: unknown; errorResponse?: IDataObject };
 	const response = e?.errorResponse ?? {};
 	// API errors carry the service's code; network failures the transport's network code
-	const code = [response.code, response.error_code, response.networkErrorCode, e?.code].find(
+	const code = [response.code, response.error_code, e?.code].find(
 		(value): value is string => typeof value === 'string' && value !== '',
 	);
 	return {

@@ -250,8 +250,15 @@ export class Engine {
 			if (!fn) return undefined;
 			return await fn.call(new HookContext(workflow, node, activationData, 'trigger', 'activate', webhookData));
 		};
-		for (const webhookData of all) {
-			if (!(await lifecycle('checkExists', webhookData))) await lifecycle('create', webhookData);
+		try {
+			for (const webhookData of all) {
+				if (!(await lifecycle('checkExists', webhookData))) await lifecycle('create', webhookData);
+			}
+		} catch (error) {
+			// activation failed (as publishing would in n8n): do not leave the server listening
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+			throw error;
 		}
 
 		app.use(async (req: express.Request, res: express.Response) => {

@@ -254,6 +254,34 @@ function readExampleWorkflows(dir = path.join(REPO_ROOT, 'examples')) {
 	return out;
 }
 
+/** The addresses the example workflows are written for: `npm start` with its default ports. */
+const EXAMPLE_N8N_URL = 'http://127.0.0.1:5678';
+const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:4010';
+
+/**
+ * Point an example at the actual n8n and sandbox addresses: every string value that starts with
+ * http://127.0.0.1:5678 (or localhost:5678) / http://127.0.0.1:4010 gets the given base URL instead (for example
+ * the bank statement journey's trigger URL, the HTTP Request node's URL). A no-op with the default ports.
+ */
+function localizeWorkflow(wf, { n8nUrl = EXAMPLE_N8N_URL, sandboxUrl = EXAMPLE_SANDBOX_URL } = {}) {
+	const swaps = [
+		[/(?<![\w.])http:\/\/(?:127\.0\.0\.1|localhost):5678(?!\d)/g, n8nUrl.replace(/\/$/, '')],
+		[/(?<![\w.])http:\/\/(?:127\.0\.0\.1|localhost):4010(?!\d)/g, sandboxUrl.replace(/\/$/, '')],
+	];
+	const walk = (v) => {
+		if (typeof v === 'string') return swaps.reduce((s, [re, url]) => s.replace(re, url), v);
+		if (Array.isArray(v)) return v.map(walk);
+		if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+		return v;
+	};
+	return walk(wf);
+}
+
+/** Workflows with a FinVerify Trigger (they only receive events once published). */
+function hasFinVerifyTrigger(wf) {
+	return (wf.nodes || []).some((n) => n.type === NODE_TYPES.trigger && !n.disabled);
+}
+
 /** `n8n import:workflow` of prepared workflows (one file, one n8n process). */
 async function importWorkflows(runtime, env, workflows, { name = 'workflows.json' } = {}) {
 	if (!workflows.length) return null;
@@ -489,6 +517,10 @@ module.exports = {
 	stableId,
 	prepareWorkflow,
 	readExampleWorkflows,
+	EXAMPLE_N8N_URL,
+	EXAMPLE_SANDBOX_URL,
+	localizeWorkflow,
+	hasFinVerifyTrigger,
 	importWorkflows,
 	exportNodeTypes,
 	request,

@@ -164,7 +164,10 @@ function stripNpmEnv(env) {
 /** Import the credential and the examples, unless exactly this content was already imported into this database. */
 async function importData(runtime, env) {
 	const credential = { ...lib.SANDBOX_CREDENTIAL, data: lib.sandboxCredentialData(SANDBOX_URL) };
-	const workflows = lib.readExampleWorkflows(process.env.FINVERIFY_EXAMPLES_DIR ? path.resolve(process.env.FINVERIFY_EXAMPLES_DIR) : undefined);
+	// The examples are written for the default ports; other ports (N8N_PORT, SANDBOX_PORT) are filled in here.
+	const workflows = lib
+		.readExampleWorkflows(process.env.FINVERIFY_EXAMPLES_DIR ? path.resolve(process.env.FINVERIFY_EXAMPLES_DIR) : undefined)
+		.map((w) => ({ ...w, workflow: lib.localizeWorkflow(w.workflow, { n8nUrl: N8N_URL, sandboxUrl: SANDBOX_URL }) }));
 	const statePath = path.join(USER_FOLDER, '.n8n', 'finverify-imports.json');
 	const dbPath = path.join(USER_FOLDER, '.n8n', 'database.sqlite');
 	const dbId = fs.existsSync(dbPath) ? String(fs.statSync(dbPath).ino) : null;
@@ -189,6 +192,15 @@ async function importData(runtime, env) {
 	else if (state.workflows !== wfHash) {
 		say(`import: ${workflows.length} example workflow(s): ${workflows.map((w) => `${w.workflow.name} [${w.file}]`).join(', ')} …`);
 		await lib.importWorkflows(runtime, env, workflows.map((w) => w.workflow), { name: 'examples.json' });
+		// A FinVerify Trigger receives events only while its workflow is published (the journey example's part 2).
+		for (const w of workflows.filter((x) => lib.hasFinVerifyTrigger(x.workflow))) {
+			say(`import: publishing "${w.workflow.name}" (its FinVerify Trigger listens only while published) …`);
+			try {
+				await lib.runN8n(runtime, env, ['publish:workflow', `--id=${w.workflow.id}`]);
+			} catch (e) {
+				say(`WARNING: could not publish "${w.workflow.name}"; publish it in the editor. ${String(e.message).split('\n')[0]}`);
+			}
+		}
 		state.workflows = wfHash;
 	} else say(`import: ${workflows.length} example workflow(s) already imported`);
 

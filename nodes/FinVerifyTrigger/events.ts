@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { SESSION_FINAL_STATUSES } from '../FinVerify/helpers/normalize/collectionSession';
 import { isObject, toIsoTimestamp, toText } from '../FinVerify/helpers/normalize/common';
+import { JOURNEY_COMPLETED_ALIASES, JOURNEY_FINAL_STATUSES } from '../FinVerify/helpers/normalize/journey';
 
 /**
  * Recognising and normalising the two notifications of the service. The spec leaves event names and
@@ -15,28 +17,6 @@ export type EventType = 'journey' | 'session';
 
 export const JOURNEY_EVENT = 'aa_bsa_journey.status_changed';
 export const SESSION_EVENT = 'collection_session.status_changed';
-
-export const JOURNEY_STATES = [
-	'initiated',
-	'consent_pending',
-	'consent_granted',
-	'data_fetched',
-	'analysis_complete',
-	'consent_denied',
-	'failed',
-	'expired',
-] as const;
-export const JOURNEY_FINAL_STATES = ['analysis_complete', 'consent_denied', 'failed', 'expired'];
-
-export const SESSION_STATES = ['created', 'completed', 'expired', 'abandoned'] as const;
-export const SESSION_FINAL_STATES = ['completed', 'expired', 'abandoned'];
-
-/** The sample shape reports a finished journey as `completed`; the reference shape says `analysis_complete`. */
-const JOURNEY_STATUS_ALIASES: Record<string, string> = {
-	completed: 'analysis_complete',
-	complete: 'analysis_complete',
-	analysis_completed: 'analysis_complete',
-};
 
 export interface NormalisedEvent extends IDataObject {
 	type: EventType;
@@ -100,11 +80,12 @@ export function normaliseStatus(type: EventType, status: unknown): string | null
 	const text = lower(status);
 	if (text === null) return null;
 	const snake = text.replace(/[\s-]+/g, '_');
-	return type === 'journey' ? (JOURNEY_STATUS_ALIASES[snake] ?? snake) : snake;
+	return type === 'journey' ? (JOURNEY_COMPLETED_ALIASES[snake] ?? snake) : snake;
 }
 
 export function isFinalStatus(type: EventType, status: string): boolean {
-	return (type === 'journey' ? JOURNEY_FINAL_STATES : SESSION_FINAL_STATES).includes(status);
+	const final: readonly string[] = type === 'journey' ? JOURNEY_FINAL_STATUSES : SESSION_FINAL_STATUSES;
+	return final.includes(status);
 }
 
 function typeFromEventName(name: string | null): EventType | undefined {

@@ -1,8 +1,9 @@
-/** The trigger's node description: conventions n8n and its lint rely on, and consistency with events.ts. */
+/** The trigger's node description: conventions n8n and its lint rely on, and consistency with the status lists it reads. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { FinVerifyTrigger } from '../../../nodes/FinVerifyTrigger/FinVerifyTrigger.node';
-import { JOURNEY_FINAL_STATES, JOURNEY_STATES, SESSION_FINAL_STATES, SESSION_STATES } from '../../../nodes/FinVerifyTrigger/events';
+import { SESSION_FINAL_STATUSES, SESSION_STATUSES } from '../../../nodes/FinVerify/helpers/normalize/collectionSession';
+import { JOURNEY_FINAL_STATUSES, JOURNEY_STATUSES } from '../../../nodes/FinVerify/helpers/normalize/journey';
 import codex from '../../../nodes/FinVerifyTrigger/FinVerifyTrigger.node.json';
 
 const node = new FinVerifyTrigger();
@@ -45,14 +46,14 @@ test('events default to both kinds', () => {
 test('the status multi-select lists every journey and session state, sorted by name', () => {
 	const options = property('statuses').options;
 	expect(options.map((o) => o.value).sort()).toEqual(
-		[...JOURNEY_STATES.map((s) => `journey:${s}`), ...SESSION_STATES.map((s) => `session:${s}`)].sort(),
+		[...JOURNEY_STATUSES.map((s) => `journey:${s}`), ...SESSION_STATUSES.map((s) => `session:${s}`)].sort(),
 	);
 	const names = options.map((o) => o.name);
 	expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
-	// descriptions say which states are final, consistent with events.ts
+	// descriptions say which states are final, consistent with the lists events.ts decides finality with
 	for (const option of options) {
 		const [type, state] = option.value.split(':');
-		const final = (type === 'journey' ? JOURNEY_FINAL_STATES : SESSION_FINAL_STATES).includes(state);
+		const final = (type === 'journey' ? JOURNEY_FINAL_STATUSES : SESSION_FINAL_STATUSES).some((s) => s === state);
 		expect([option.value, option.description?.startsWith('Final:')]).toEqual([option.value, final]);
 	}
 });

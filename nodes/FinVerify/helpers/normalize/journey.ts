@@ -24,13 +24,23 @@ export const JOURNEY_STATUSES = [
 ] as const;
 export type JourneyStatus = (typeof JOURNEY_STATUSES)[number];
 
-const FINAL_STATUSES = new Set<string>(['analysis_complete', 'consent_denied', 'failed', 'expired']);
+/** The states a journey ends in (successfully or not). */
+export const JOURNEY_FINAL_STATUSES: readonly JourneyStatus[] = ['analysis_complete', 'consent_denied', 'failed', 'expired'];
+const FINAL_STATUSES = new Set<string>(JOURNEY_FINAL_STATUSES);
 
-/** Other spellings seen in (or plausible for) the sample shape, mapped onto the spec's vocabulary. */
-const STATUS_ALIASES: Record<string, JourneyStatus> = {
+/**
+ * The sample shape reports a finished journey as `completed`; the reference shape says `analysis_complete`.
+ * The trigger reads webhook statuses with these aliases only.
+ */
+export const JOURNEY_COMPLETED_ALIASES: Readonly<Record<string, JourneyStatus>> = {
 	completed: 'analysis_complete',
 	complete: 'analysis_complete',
 	analysis_completed: 'analysis_complete',
+};
+
+/** Other spellings seen in (or plausible for) the sample shape, mapped onto the spec's vocabulary. */
+const STATUS_ALIASES: Record<string, JourneyStatus> = {
+	...JOURNEY_COMPLETED_ALIASES,
 	success: 'analysis_complete',
 	successful: 'analysis_complete',
 	created: 'initiated',

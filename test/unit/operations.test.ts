@@ -1,19 +1,21 @@
 /**
- * The node description of the Income Tax Return, Bank Statement Journey, Collection Session and API Request
- * resources: every operation is routed, has an action text and its own fields; parameter names and option
- * values are camelCase; text fields show a placeholder; Preview operations say so; operation lists are
- * alphabetical.
+ * The node description of every resource of the FinVerify node: every operation is routed, has an action
+ * text and its own fields; parameter names and option values are camelCase; text fields show a
+ * placeholder; Preview operations say so; operation lists are alphabetical.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as apiRequest from '../../nodes/FinVerify/actions/apiRequest';
 import * as bankStatementJourney from '../../nodes/FinVerify/actions/bankStatementJourney';
 import * as collectionSession from '../../nodes/FinVerify/actions/collectionSession';
+import * as company from '../../nodes/FinVerify/actions/company';
+import * as creditReport from '../../nodes/FinVerify/actions/creditReport';
+import * as employment from '../../nodes/FinVerify/actions/employment';
 import * as incomeTaxReturn from '../../nodes/FinVerify/actions/incomeTaxReturn';
 import { registry } from '../../nodes/FinVerify/actions/router';
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
 
-const resources = { incomeTaxReturn, bankStatementJourney, collectionSession, apiRequest } as const;
+const resources = { creditReport, company, employment, incomeTaxReturn, bankStatementJourney, collectionSession, apiRequest } as const;
 
 /** Operations whose request or response shape the specification does not give. */
 const PREVIEW = ['startAnalysis', 'getAnalysisStatus', 'confirmPasswordReset', 'start'];

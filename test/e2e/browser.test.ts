@@ -125,7 +125,7 @@ test('runs the workflow with the "Execute workflow" button and shows the output'
 			await nodeSucceeded(name).waitFor({ timeout: 60_000 });
 		}
 		// the same run, as n8n stored it
-		const [latest] = await stack.executions(wf.id);
+		const latest = await waitFor(async () => (await stack.executions(wf.id))[0], { what: `an execution of "${wf.name}"` });
 		const stored = await stack.waitForExecution(latest.id);
 		expect(stored).toMatchObject({ status: 'success', mode: 'manual' });
 		const [company] = stored.run.json('Get company by CIN');

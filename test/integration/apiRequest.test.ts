@@ -5,31 +5,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, loadWorkflow, sandboxCredentials, startTestSandbox } from '../harness';
-import type { RunResult, WorkflowJson } from '../harness';
+import { withParameters } from '../harness';
+import { expectApiError, expectInvalidInput, fixtures, NODE, SHAPES, withSandbox } from './support';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+const fixture = fixtures('apiRequest');
 
-const fixture = (name: string) => loadWorkflow(`integration/workflows/apiRequest/${name}.workflow.json`);
-const NODE = 'FinVerify';
-
-let engine: Engine;
-beforeAll(async () => {
-	engine = await Engine.create();
-});
-
-describe.each(['sample', 'reference'] as const)('API Request, %s shape', (shape) => {
-	let sandbox: Sandbox;
-	const run = async (wf: WorkflowJson): Promise<RunResult> => {
-		engine.setCredentials(sandboxCredentials(sandbox.url));
-		return await engine.run(wf);
-	};
-
-	beforeAll(async () => {
-		sandbox = await startTestSandbox({ shape });
-	});
-	afterAll(async () => await sandbox?.close());
-	beforeEach(async () => await sandbox.control.reset());
+describe.each(SHAPES)('API Request, %s shape', (shape) => {
+	const sandbox = withSandbox({ shape, resetBeforeEach: true });
+	const { run, sent } = sandbox;
 
 	test('POST corporate/cin-lookup: the JSON response as sent, no simplification', async () => {
 		const result = await run(fixture('send.cinLookup'));
@@ -60,15 +43,12 @@ describe.each(['sample', 'reference'] as const)('API Request, %s shape', (shape)
 	});
 
 	test('without the refresh token the collection endpoint answers 401 unauthorized', async () => {
-		const wf = fixture('send.refreshToken');
-		const result = await run({ ...wf, nodes: wf.nodes.map((n) => (n.name === NODE ? { ...n, parameters: { ...n.parameters, sendRefreshToken: false } } : n)) });
-		expect(result.error?.description).toContain('Code: unauthorized');
+		const result = await run(withParameters(fixture('send.refreshToken'), NODE, { sendRefreshToken: false }));
+		expectApiError(result, 'unauthorized');
 	});
 
 	test('service errors pass through with their code', async () => {
-		const result = await run(fixture('send.notFound'));
-		expect(result.error?.description).toContain('Code: COMPANY_NOT_FOUND');
-		expect((result.error as unknown as { httpCode: string }).httpCode).toBe('404');
+		expectApiError(await run(fixture('send.notFound')), 'COMPANY_NOT_FOUND', '404');
 	});
 
 	test.each([
@@ -78,9 +58,7 @@ describe.each(['sample', 'reference'] as const)('API Request, %s shape', (shape)
 		['send.emptyQueryName', 'Query Parameters', 'a non-empty parameter name'],
 		['send.invalidMethod', 'Method', '"GET"'],
 	])('%s: rejected before sending, naming %s', async (name, field, reason) => {
-		const result = await run(fixture(name));
-		expect(result.error?.message).toMatch(new RegExp(`^Invalid ${field.replace(/[()]/g, '\\$&')} in item 0`));
-		expect(result.error?.description).toContain(reason);
-		expect(await sandbox.control.requests()).toHaveLength(0);
+		expectInvalidInput(await run(fixture(name)), field, reason);
+		expect(await sent()).toBe(0);
 	});
 });

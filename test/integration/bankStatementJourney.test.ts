@@ -6,33 +6,21 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, loadWorkflow, SANDBOX_KEYS, sandboxCredentials, startTestSandbox, withParameters } from '../harness';
-import type { RunResult, WorkflowJson } from '../harness';
+import { SANDBOX_KEYS, withParameters } from '../harness';
+import type { RunResult } from '../harness';
+import { expectApiError, expectInvalidInput, fixtures, NODE, SHAPES, withSandbox } from './support';
+import type { TestSandbox } from './support';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-
-const fixture = (name: string) => loadWorkflow(`integration/workflows/bankStatementJourney/${name}.workflow.json`);
-const NODE = 'FinVerify';
+const fixture = fixtures('bankStatementJourney');
 const MOBILE = '9876543210';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const CLIENT_ID = /^aa_[0-9a-f]{24}$/;
 const MODES = ['UPI', 'NEFT', 'IMPS', 'RTGS', 'ATM', 'NACH', 'Cheque'];
 
-let engine: Engine;
-const sandboxes = {} as Record<'sample' | 'reference', Sandbox>;
-
-beforeAll(async () => {
-	engine = await Engine.create();
-	sandboxes.sample = await startTestSandbox({ shape: 'sample' });
-	sandboxes.reference = await startTestSandbox({ shape: 'reference' });
-});
-afterAll(async () => {
-	await sandboxes.sample?.close();
-	await sandboxes.reference?.close();
-});
+const sandboxes = { sample: withSandbox({ shape: 'sample' }), reference: withSandbox({ shape: 'reference' }) };
 
 /** Starts a journey straight on the sandbox API (not through the node) and returns its client_id. */
-async function initJourney(sandbox: Sandbox, body: IDataObject = {}): Promise<string> {
+async function initJourney(sandbox: TestSandbox, body: IDataObject = {}): Promise<string> {
 	const response = await fetch(`${sandbox.url}/api/v1/services/aa-bsa-journey/init`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'x-api-key': SANDBOX_KEYS.apiKey, 'x-api-secret': SANDBOX_KEYS.apiSecret },
@@ -42,37 +30,21 @@ async function initJourney(sandbox: Sandbox, body: IDataObject = {}): Promise<st
 	return json.data.client_id;
 }
 
-async function journeyAt(sandbox: Sandbox, status: string, mobile = MOBILE): Promise<string> {
+async function journeyAt(sandbox: TestSandbox, status: string, mobile = MOBILE): Promise<string> {
 	const clientId = await initJourney(sandbox, { mobile_number: mobile });
 	await sandbox.control.advanceJourney(clientId, status);
 	return clientId;
 }
 
-describe.each(['sample', 'reference'] as const)('Bank Statement Journey, %s shape', (shape) => {
-	let sandbox: Sandbox;
-	const run = async (wf: WorkflowJson, credentialOverrides: IDataObject = {}): Promise<RunResult> => {
-		engine.setCredentials(sandboxCredentials(sandbox.url, credentialOverrides));
-		return await engine.run(wf);
-	};
-	const sent = async (path: string) => (await sandbox.control.requests(path)).length;
-
-	beforeAll(() => {
-		sandbox = sandboxes[shape];
-	});
+describe.each(SHAPES)('Bank Statement Journey, %s shape', (shape) => {
+	const sandbox = sandboxes[shape];
+	const { run, sent } = sandbox;
 	beforeEach(async () => await sandbox.control.reset());
 
 	/** The run stopped on bad input naming the field, and nothing reached the journey endpoints. */
 	async function expectInvalid(result: RunResult, field: string) {
-		expect(result.error?.message).toMatch(new RegExp(`^Invalid ${field.replace(/[()]/g, '\\$&')} in item 0`));
-		expect(result.error?.description).toContain('Nothing was sent to the service');
+		expectInvalidInput(result, field);
 		expect(await sent('aa-bsa-journey')).toBe(0);
-	}
-
-	/** The run stopped on the service's error with this code. */
-	function expectApiError(result: RunResult, code: string, httpCode: string) {
-		expect(result.error).toBeDefined();
-		expect(result.error?.description).toContain(`Code: ${code}`);
-		expect((result.error as unknown as { httpCode: string }).httpCode).toBe(httpCode);
 	}
 
 	describe('Start Journey', () => {
@@ -371,17 +343,12 @@ describe.each(['sample', 'reference'] as const)('Bank Statement Journey, %s shap
 	});
 });
 
-describe.each(['sample', 'reference'] as const)('full journey, %s shape', (shape) => {
+describe.each(SHAPES)('full journey, %s shape', (shape) => {
 	// a slower sandbox (1 s per step) so the first status request surely finds the journey unfinished
-	let slow: Sandbox;
-	beforeAll(async () => {
-		slow = await startTestSandbox({ shape, stepMs: 1000 });
-	});
-	afterAll(async () => await slow?.close());
+	const slow = withSandbox({ shape, stepMs: 1000 });
 
 	test('start with auto consent → wait for a final status (polls 5 s apart) → transactions as items → analysis', async () => {
-		engine.setCredentials(sandboxCredentials(slow.url));
-		const result = await engine.run(fixture('journey.full'));
+		const result = await slow.run(fixture('journey.full'));
 		expect(result.error).toBeUndefined();
 		const [started] = result.json('Start Journey');
 		const [status] = result.json('Wait for Status');
@@ -402,8 +369,7 @@ describe('both shapes give the same simplified figures for the same account hold
 	const simplified = async (shape: 'sample' | 'reference', name: string) => {
 		const sandbox = sandboxes[shape];
 		const clientId = await journeyAt(sandbox, 'analysis_complete');
-		engine.setCredentials(sandboxCredentials(sandbox.url));
-		const [json] = (await engine.run(withParameters(fixture(name), NODE, { clientId }))).json(NODE);
+		const [json] = (await sandbox.run(withParameters(fixture(name), NODE, { clientId }))).json(NODE);
 		return json;
 	};
 

@@ -5,32 +5,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, loadWorkflow, sandboxCredentials, startTestSandbox, withParameters } from '../harness';
-import type { RunResult, WorkflowJson } from '../harness';
+import { withParameters } from '../harness';
+import { expectApiError, expectInvalidInput, fixtures, NODE, SHAPES, withSandbox } from './support';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+const fixture = fixtures('collectionSession');
+const SESSION_PATH = 'collection/session';
 
-const fixture = (name: string) => loadWorkflow(`integration/workflows/collectionSession/${name}.workflow.json`);
-const NODE = 'FinVerify';
-
-let engine: Engine;
-beforeAll(async () => {
-	engine = await Engine.create();
-});
-
-describe.each(['sample', 'reference'] as const)('Collection Session, %s shape', (shape) => {
-	let sandbox: Sandbox;
-	const run = async (wf: WorkflowJson, credentialOverrides: IDataObject = {}): Promise<RunResult> => {
-		engine.setCredentials(sandboxCredentials(sandbox.url, credentialOverrides));
-		return await engine.run(wf);
-	};
-	const sent = async () => (await sandbox.control.requests('collection/session')).length;
-
-	beforeAll(async () => {
-		sandbox = await startTestSandbox({ shape });
-	});
-	afterAll(async () => await sandbox?.close());
-	beforeEach(async () => await sandbox.control.reset());
+describe.each(SHAPES)('Collection Session, %s shape', (shape) => {
+	const sandbox = withSandbox({ shape, resetBeforeEach: true });
+	const { run, sent } = sandbox;
 
 	test('create: simplified session, all fields sent, link e-mailed to the recipient', async () => {
 		const started = Date.now();
@@ -77,8 +60,7 @@ describe.each(['sample', 'reference'] as const)('Collection Session, %s shape', 
 
 	test('wrong refresh token: 401 with message_code unauthorized', async () => {
 		const result = await run(fixture('create'), { refreshToken: 'not-the-token' });
-		expect(result.error?.description).toContain('Code: unauthorized');
-		expect((result.error as unknown as { httpCode: string }).httpCode).toBe('401');
+		expectApiError(result, 'unauthorized', '401');
 		expect(JSON.stringify(result.error)).not.toContain('not-the-token');
 		expect(await sandbox.control.outbox()).toHaveLength(0);
 	});
@@ -86,7 +68,7 @@ describe.each(['sample', 'reference'] as const)('Collection Session, %s shape', 
 	test('no refresh token in the credential: stopped before sending', async () => {
 		const result = await run(fixture('create'), { refreshToken: '' });
 		expect(result.error?.message).toBe('The FinVerify credential has no Refresh Token');
-		expect(await sent()).toBe(0);
+		expect(await sent(SESSION_PATH)).toBe(0);
 	});
 
 	test.each([
@@ -99,10 +81,8 @@ describe.each(['sample', 'reference'] as const)('Collection Session, %s shape', 
 		['create.invalidRecipientName', 'Recipient Name'],
 		['create.invalidRequesterName', 'Requester Name'],
 	])('%s: rejected before sending, naming %s', async (name, field) => {
-		const result = await run(fixture(name));
-		expect(result.error?.message).toMatch(new RegExp(`^Invalid ${field.replace(/[()]/g, '\\$&')} in item 0`));
-		expect(result.error?.description).toContain('Nothing was sent to the service');
-		expect(await sent()).toBe(0);
+		expectInvalidInput(await run(fixture(name)), field);
+		expect(await sent(SESSION_PATH)).toBe(0);
 		expect(await sandbox.control.outbox()).toHaveLength(0);
 	});
 });

@@ -6,24 +6,16 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { LoadOptionsContext, ExecutionLifecycleHooks } from 'n8n-core';
 
-import { Engine, loadWorkflow, sandboxCredentials, startTestSandbox, withParameters } from '../harness';
-import type { RunResult, WorkflowJson } from '../harness';
+import { sandboxCredentials, withParameters } from '../harness';
+import type { Engine, WorkflowJson } from '../harness';
+import { expectNothingSent, fixtures, NODE, SHAPES, withSandbox } from './support';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-
-const fixture = (name: string) => loadWorkflow(`integration/workflows/company/${name}.workflow.json`);
-const NODE = 'FinVerify';
+const fixture = fixtures('company');
 const CIN = 'L17110MH1973PLC019786';
 const ISO_DATE = expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/);
 
-let engine: Engine;
-
-beforeAll(async () => {
-	engine = await Engine.create();
-});
-
 /** Calls a listSearch method of the node in n8n-core's real LoadOptionsContext (what the editor does). */
-async function listSearch(wf: WorkflowJson, method: 'searchCompanies' | 'searchLlps', filter: string) {
+async function listSearch(engine: Engine, wf: WorkflowJson, method: 'searchCompanies' | 'searchLlps', filter: string) {
 	const workflow = engine.buildWorkflow(wf);
 	const node = workflow.getNode(NODE) as INode;
 	const hooks = new ExecutionLifecycleHooks('manual', 'list-search', { id: 'w', name: 'w', nodes: [], connections: {} } as never);
@@ -34,17 +26,9 @@ async function listSearch(wf: WorkflowJson, method: 'searchCompanies' | 'searchL
 	return await search.call(context, filter);
 }
 
-describe.each(['sample', 'reference'] as const)('Company, %s shape', (shape) => {
-	let sandbox: Sandbox;
-	const run = async (wf: WorkflowJson): Promise<RunResult> => {
-		engine.setCredentials(sandboxCredentials(sandbox.url));
-		return await engine.run(wf);
-	};
-
-	beforeAll(async () => {
-		sandbox = await startTestSandbox({ shape });
-	});
-	afterAll(async () => await sandbox?.close());
+describe.each(SHAPES)('Company, %s shape', (shape) => {
+	const sandbox = withSandbox({ shape });
+	const { run } = sandbox;
 
 	describe('Get by CIN', () => {
 		test('simplified: the company of the CIN, with typed facts', async () => {
@@ -240,32 +224,28 @@ describe.each(['sample', 'reference'] as const)('Company, %s shape', (shape) => 
 		});
 
 		test('resource locator list search returns the sandbox companies and LLPs', async () => {
+			const { engine } = sandbox;
 			engine.setCredentials(sandboxCredentials(sandbox.url));
-			const companies = await listSearch(fixture('getByCin'), 'searchCompanies', 'acme');
+			const companies = await listSearch(engine, fixture('getByCin'), 'searchCompanies', 'acme');
 			expect(companies.results.length).toBeGreaterThan(0);
 			for (const r of companies.results) {
 				expect(r.name).toMatch(/ACME.*\([LU]\d{5}[A-Z]{2}\d{4}[A-Z]{3}\d{6}\)$/);
 				expect(r.value).toMatch(/^[LU]\d{5}/);
 			}
-			const llps = await listSearch(fixture('getLlpByLlpin'), 'searchLlps', 'acme');
+			const llps = await listSearch(engine, fixture('getLlpByLlpin'), 'searchLlps', 'acme');
 			expect(llps.results.length).toBeGreaterThan(0);
 			for (const r of llps.results) expect(r.value).toMatch(/^[A-Z]{3}-\d{4}$/);
 			// under 3 characters nothing is asked; "nothing found" is an empty list, not an error
 			const before = (await sandbox.control.requests('company-autocomplete')).length;
-			expect((await listSearch(fixture('getByCin'), 'searchCompanies', 'ac')).results).toEqual([]);
+			expect((await listSearch(engine, fixture('getByCin'), 'searchCompanies', 'ac')).results).toEqual([]);
 			expect(await sandbox.control.requests('company-autocomplete')).toHaveLength(before);
-			expect((await listSearch(fixture('getByCin'), 'searchCompanies', 'nomatch')).results).toEqual([]);
+			expect((await listSearch(engine, fixture('getByCin'), 'searchCompanies', 'nomatch')).results).toEqual([]);
 		});
 	});
 });
 
 describe('Company input validation: nothing is sent', () => {
-	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startTestSandbox();
-		engine.setCredentials(sandboxCredentials(sandbox.url));
-	});
-	afterAll(async () => await sandbox?.close());
+	const sandbox = withSandbox();
 
 	test.each([
 		['getByCin.invalidCin', 'cin-lookup', 'Invalid Company (CIN) in item 0 (got "L17110MH1973PLC01978")', '21 letters and digits'],
@@ -273,18 +253,16 @@ describe('Company input validation: nothing is sent', () => {
 		['getEntityByPan.invalidPan', 'pan-lookup', 'Invalid PAN in item 0 (got "AAACA1234")', '5 letters, 4 digits, 1 letter'],
 		['searchByName.shortName', 'company-autocomplete', 'Invalid Company Name in item 0 (got "ab")', 'at least 3 characters'],
 	])('%s', async (name, path, message, expected) => {
-		const before = (await sandbox.control.requests(path)).length;
-		const result = await engine.run(fixture(name));
+		const result = await expectNothingSent(sandbox, path, async () => await sandbox.run(fixture(name)));
 		expect(result.error?.message).toBe(message);
 		expect(result.error?.description).toContain(expected);
-		expect(await sandbox.control.requests(path)).toHaveLength(before);
 	});
 
 	test('a CIN typed into the locator is already stopped by n8n\'s own parameter check', async () => {
-		const before = (await sandbox.control.requests('cin-lookup')).length;
-		await expect(engine.run(fixture('getByCin.invalidCinTyped'))).rejects.toThrow(
-			'A CIN has 21 letters and digits, e.g. L17110MH1973PLC019786',
-		);
-		expect(await sandbox.control.requests('cin-lookup')).toHaveLength(before);
+		await expectNothingSent(sandbox, 'cin-lookup', async () => {
+			await expect(sandbox.run(fixture('getByCin.invalidCinTyped'))).rejects.toThrow(
+				'A CIN has 21 letters and digits, e.g. L17110MH1973PLC019786',
+			);
+		});
 	});
 });

@@ -5,13 +5,10 @@
  */
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
-import { Engine, loadWorkflow, sandboxCredentials, startTestSandbox, withParameters } from '../harness';
-import type { RunResult } from '../harness';
+import { withParameters } from '../harness';
+import { expectNothingSent, fixtures, NODE, NOTHING_SENT, SHAPES, withSandbox } from './support';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-
-const fixture = (name: string) => loadWorkflow(`integration/workflows/creditReport/${name}.workflow.json`);
-const NODE = 'FinVerify';
+const fixture = fixtures('creditReport');
 const MULTI = 'multi-bureau/fetch';
 const COMMERCIAL = 'credit-report-commercial/fetch';
 const SCORE = expect.any(Number);
@@ -24,23 +21,9 @@ const inRange = (value: unknown) => {
 	expect(value as number).toBeLessThanOrEqual(900);
 };
 
-let engine: Engine;
-
-beforeAll(async () => {
-	engine = await Engine.create();
-});
-
-describe.each(['sample', 'reference'] as const)('Credit Report, %s shape', (shape) => {
-	let sandbox: Sandbox;
-	const run = async (wf: Parameters<Engine['run']>[0]): Promise<RunResult> => {
-		engine.setCredentials(sandboxCredentials(sandbox.url));
-		return await engine.run(wf);
-	};
-
-	beforeAll(async () => {
-		sandbox = await startTestSandbox({ shape });
-	});
-	afterAll(async () => await sandbox?.close());
+describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
+	const sandbox = withSandbox({ shape });
+	const { run } = sandbox;
 
 	describe('Get Multi-Bureau Report', () => {
 		test('simplified: one item, only the requested bureaus, numeric scores, normalised request', async () => {
@@ -249,10 +232,10 @@ describe.each(['sample', 'reference'] as const)('Credit Report, %s shape', (shap
 		});
 
 		test('a key without the permission: the API code arrives on the error output', async () => {
-			engine.setCredentials(
-				sandboxCredentials(sandbox.url, { apiKey: 'corporate-only-key', apiSecret: 'corporate-only-secret' }),
-			);
-			const result = await engine.run(fixture('getCommercialReport.permissionDenied'));
+			const result = await run(fixture('getCommercialReport.permissionDenied'), {
+				apiKey: 'corporate-only-key',
+				apiSecret: 'corporate-only-secret',
+			});
 			const [failed] = result.output(NODE, 1);
 			expect(failed.json).toMatchObject({ details: { code: 'PERMISSION_DENIED', httpCode: '403' } });
 		});
@@ -260,12 +243,7 @@ describe.each(['sample', 'reference'] as const)('Credit Report, %s shape', (shap
 });
 
 describe('Credit Report input validation: nothing is sent', () => {
-	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startTestSandbox();
-		engine.setCredentials(sandboxCredentials(sandbox.url));
-	});
-	afterAll(async () => await sandbox?.close());
+	const sandbox = withSandbox();
 
 	test.each([
 		['getMultiBureauReport.invalidPan', MULTI, 'Invalid PAN in item 0 (got "ABCDE12345")', '5 letters, 4 digits, 1 letter'],
@@ -278,11 +256,9 @@ describe('Credit Report input validation: nothing is sent', () => {
 		['getCommercialReport.shortBusinessName', COMMERCIAL, 'Invalid Business Name in item 0 (got "A")', 'at least 2 characters'],
 		['getCommercialReport.noConsent', COMMERCIAL, 'Subject Has Consented is required in item 0', 'consented'],
 	])('%s', async (name, path, message, expected) => {
-		const before = (await sandbox.control.requests(path)).length;
-		const result = await engine.run(fixture(name));
+		const result = await expectNothingSent(sandbox, path, async () => await sandbox.run(fixture(name)));
 		expect(result.error?.message).toBe(message);
 		expect(result.error?.description).toContain(expected);
-		expect(result.error?.description).toContain('Nothing was sent to the service');
-		expect(await sandbox.control.requests(path)).toHaveLength(before);
+		expect(result.error?.description).toContain(NOTHING_SENT);
 	});
 });

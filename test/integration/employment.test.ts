@@ -5,31 +5,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, loadWorkflow, sandboxCredentials, startTestSandbox, withParameters } from '../harness';
-import type { RunResult, WorkflowJson } from '../harness';
+import { withParameters } from '../harness';
+import { expectNothingSent, fixtures, NODE, SHAPES, withSandbox } from './support';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-
-const fixture = (name: string) => loadWorkflow(`integration/workflows/employment/${name}.workflow.json`);
-const NODE = 'FinVerify';
+const fixture = fixtures('employment');
 const ISO_DATE = expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/);
 
-let engine: Engine;
-
-beforeAll(async () => {
-	engine = await Engine.create();
-});
-
 describe('Get EPFO Record (one documented shape)', () => {
-	let sandbox: Sandbox;
-	const run = async (wf: WorkflowJson): Promise<RunResult> => {
-		engine.setCredentials(sandboxCredentials(sandbox.url));
-		return await engine.run(wf);
-	};
-	beforeAll(async () => {
-		sandbox = await startTestSandbox();
-	});
-	afterAll(async () => await sandbox?.close());
+	const sandbox = withSandbox();
+	const { run } = sandbox;
 
 	test('simplified: member, employers, contribution totals and passbook; the mobile normalised', async () => {
 		const before = (await sandbox.control.requests('epfo-combined')).length;
@@ -87,16 +71,8 @@ describe('Get EPFO Record (one documented shape)', () => {
 	});
 });
 
-describe.each(['sample', 'reference'] as const)('Get EPFO Record with Credit Report, %s shape', (shape) => {
-	let sandbox: Sandbox;
-	const run = async (wf: WorkflowJson): Promise<RunResult> => {
-		engine.setCredentials(sandboxCredentials(sandbox.url));
-		return await engine.run(wf);
-	};
-	beforeAll(async () => {
-		sandbox = await startTestSandbox({ shape });
-	});
-	afterAll(async () => await sandbox?.close());
+describe.each(SHAPES)('Get EPFO Record with Credit Report, %s shape', (shape) => {
+	const { run } = withSandbox({ shape });
 
 	test('simplified: member, employment and credit summary, nothing missing', async () => {
 		const result = await run(fixture('getEpfoRecordWithCredit'));
@@ -165,21 +141,14 @@ describe.each(['sample', 'reference'] as const)('Get EPFO Record with Credit Rep
 });
 
 describe('Employment input validation: nothing is sent', () => {
-	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startTestSandbox();
-		engine.setCredentials(sandboxCredentials(sandbox.url));
-	});
-	afterAll(async () => await sandbox?.close());
+	const sandbox = withSandbox();
 
 	test.each([
 		['getEpfoRecord.invalidMobile', 'epfo-combined', 'Invalid Mobile Number in item 0 (got "+44 7700 900123")'],
 		['getEpfoRecordWithCredit.invalidMobile', 'epfo-crif-combined', 'Invalid Mobile Number in item 0 (got "5876543210")'],
 	])('%s', async (name, path, message) => {
-		const before = (await sandbox.control.requests(path)).length;
-		const result = await engine.run(fixture(name));
+		const result = await expectNothingSent(sandbox, path, async () => await sandbox.run(fixture(name)));
 		expect(result.error?.message).toBe(message);
 		expect(result.error?.description).toContain('10-digit Indian mobile number');
-		expect(await sandbox.control.requests(path)).toHaveLength(before);
 	});
 });

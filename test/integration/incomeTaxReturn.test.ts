@@ -6,46 +6,23 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, loadWorkflow, sandboxCredentials, startTestSandbox, withParameters } from '../harness';
-import type { RunResult, WorkflowJson } from '../harness';
+import { sandboxCredentials, startTestSandbox, withParameters } from '../harness';
+import type { RunResult } from '../harness';
+import { expectApiError, expectInvalidInput, fixtures, NODE, SHAPES, withSandbox } from './support';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-
-const fixture = (name: string) => loadWorkflow(`integration/workflows/incomeTaxReturn/${name}.workflow.json`);
-const NODE = 'FinVerify';
+const fixture = fixtures('incomeTaxReturn');
 const JOB_ID = 'itr_0123456789abcdef01234567';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const NEW_PASSWORD = 'N3w#Portal-Pass';
 
-let engine: Engine;
-beforeAll(async () => {
-	engine = await Engine.create();
-});
+describe.each(SHAPES)('Income Tax Return, %s shape', (shape) => {
+	const sandbox = withSandbox({ shape, resetBeforeEach: true });
+	const { run, sent } = sandbox;
 
-describe.each(['sample', 'reference'] as const)('Income Tax Return, %s shape', (shape) => {
-	let sandbox: Sandbox;
-	const run = async (wf: WorkflowJson): Promise<RunResult> => {
-		engine.setCredentials(sandboxCredentials(sandbox.url));
-		return await engine.run(wf);
-	};
-	const sent = async (path: string) => (await sandbox.control.requests(path)).length;
-
-	beforeAll(async () => {
-		sandbox = await startTestSandbox({ shape });
-	});
-	afterAll(async () => await sandbox?.close());
-	beforeEach(async () => await sandbox.control.reset());
-
+	/** The run stopped on bad input naming the field, and nothing reached the ITR endpoints. */
 	async function expectInvalid(result: RunResult, field: string) {
-		expect(result.error?.message).toMatch(new RegExp(`^Invalid ${field.replace(/[()]/g, '\\$&')} in item 0`));
-		expect(result.error?.description).toContain('Nothing was sent to the service');
+		expectInvalidInput(result, field);
 		expect(await sent('itr-analyzer')).toBe(0);
-	}
-
-	function expectApiError(result: RunResult, code: string, httpCode: string) {
-		expect(result.error).toBeDefined();
-		expect(result.error?.description).toContain(`Code: ${code}`);
-		expect((result.error as unknown as { httpCode: string }).httpCode).toBe(httpCode);
 	}
 
 	describe('Start Analysis', () => {
@@ -169,6 +146,7 @@ describe.each(['sample', 'reference'] as const)('Income Tax Return, %s shape', (
 			const other = await startTestSandbox({ shape: shape === 'sample' ? 'reference' : 'sample' });
 			try {
 				const mine = (await run(fixture('getData'))).json(NODE)[0];
+				const { engine } = sandbox;
 				engine.setCredentials(sandboxCredentials(other.url));
 				const theirs = (await engine.run(fixture('getData'))).json(NODE)[0];
 				const view = (json: IDataObject) => ({

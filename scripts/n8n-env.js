@@ -427,6 +427,16 @@ function portInUse(port, host = '127.0.0.1') {
  * it started (n8n's task runner, tsx's node child ...). Output: `onLine(line, stream)` and/or a log file.
  */
 function spawnGroup(cmd, args, { cwd, env, onLine, logFile } = {}) {
+	if (logFile && !onLine) {
+		// Output only to the log: the child writes to the file itself. No pipe means no EPIPE if this process
+		// dies first (n8n then loops on logging its own EPIPE at 100% CPU and stops answering).
+		const fd = fs.openSync(logFile, 'a');
+		try {
+			return spawn(cmd, args, { cwd, env, detached: true, stdio: ['ignore', fd, fd] });
+		} finally {
+			fs.closeSync(fd);
+		}
+	}
 	const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	const out = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;
 	for (const [stream, name] of [

@@ -1,6 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { BUREAUS } from '../helpers/validation';
+import type { FieldContext } from '../helpers/validation';
+import { BUREAUS, parseJsonObject } from '../helpers/validation';
 
 /**
  * Fields used by more than one operation, declared once. The parameter `name` is the same everywhere,
@@ -249,6 +250,29 @@ export const extraBodyField: INodeProperties = {
 	description:
 		'Further fields to send with the request, as a JSON object. They never replace the fields above.',
 };
+
+/** The extraBody value of an "Additional Fields" collection as an object (empty when it is not set). */
+export function readExtraBody(ctx: FieldContext, value: unknown): IDataObject {
+	return parseJsonObject(ctx, value, extraBodyField.displayName) as IDataObject;
+}
+
+/**
+ * A URL the service POSTs to when a journey or session changes status: a FinVerify Trigger's URL, or a
+ * Wait node's resume URL. The journey's `webhookUrl` and the session's `callbackUrl` keep their own
+ * parameter names (each follows the service's field, webhook_url and callback_url).
+ */
+export function statusCallbackUrlField(
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'required'>,
+	subject: 'journey' | 'session',
+): INodeProperties {
+	return {
+		...field,
+		type: 'string',
+		placeholder: 'e.g. https://n8n.example.com/webhook/…',
+		default: '',
+		hint: `Paste the URL of a FinVerify Trigger, or use {{ $execution.resumeUrl }} and a Wait node set to "On Webhook Call" to continue when the ${subject} changes`,
+	};
+}
 
 /** "Download …" switch plus the output binary field, shown only when downloading. */
 export function downloadFields(displayName: string, description: string, hint: string): INodeProperties[] {

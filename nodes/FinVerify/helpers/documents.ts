@@ -45,6 +45,11 @@ export interface PlannedItem {
 	documents: DocumentToDownload[];
 }
 
+/** Raw output: the response as the one item, still carrying the files of the unsplit simplified item. */
+export function rawWithDocuments(response: IDataObject, unsplit: PlannedItem[]): PlannedItem[] {
+	return [{ json: response, documents: unsplit[0].documents }];
+}
+
 /** Turns planned items into output items, downloading each item's documents into its binary data. */
 export async function withDocuments(
 	this: IExecuteFunctions,

@@ -2,7 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PlannedItem } from '../../helpers/documents';
-import { documentFor, downloadProperty, numberedDocuments, safeFileName, withDocuments } from '../../helpers/documents';
+import {
+	documentFor,
+	downloadProperty,
+	numberedDocuments,
+	rawWithDocuments,
+	safeFileName,
+	withDocuments,
+} from '../../helpers/documents';
 import { accountContext, normalizeStatementResult } from '../../helpers/normalize/journey';
 import type { StatementAccount, StatementResult } from '../../helpers/normalize/journey';
 import { assertOneOf } from '../../helpers/validation';
@@ -109,6 +116,6 @@ export async function execute(
 	const result = normalizeStatementResult(response);
 	const planned = simplify
 		? planStatementItems(result, splitInto, binaryProperty)
-		: [{ json: response, documents: planStatementItems(result, 'none', binaryProperty)[0].documents }];
+		: rawWithDocuments(response, planStatementItems(result, 'none', binaryProperty));
 	return await withDocuments.call(this, planned, itemIndex, policy);
 }

@@ -8,12 +8,11 @@ import {
 	assertHttpUrl,
 	assertMobile,
 	assertOneOf,
-	parseJsonObject,
 	requireText,
 } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { extraBodyField, mobileNumberField, simplifyField } from '../common.descriptions';
+import { extraBodyField, mobileNumberField, readExtraBody, simplifyField, statusCallbackUrlField } from '../common.descriptions';
 
 /** Consent types: the field's option value and the value the service expects. */
 export const CONSENT_TYPES = { loanUnderwriting: 'loan_underwriting', loanMonitoring: 'loan_monitoring' } as const;
@@ -87,15 +86,14 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Where the account holder is sent after the consent screen',
 			},
-			{
-				displayName: 'Webhook URL',
-				name: 'webhookUrl',
-				type: 'string',
-				placeholder: 'e.g. https://n8n.example.com/webhook/…',
-				default: '',
-				hint: 'Paste the URL of a FinVerify Trigger, or use {{ $execution.resumeUrl }} and a Wait node set to "On Webhook Call" to continue when the journey changes',
-				description: 'The service POSTs here on every journey status change',
-			},
+			statusCallbackUrlField(
+				{
+					displayName: 'Webhook URL',
+					name: 'webhookUrl',
+					description: 'The service POSTs here on every journey status change',
+				},
+				'journey',
+			),
 		],
 	},
 	simplifyField,
@@ -114,8 +112,7 @@ export async function execute(
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
 	const consentType = consentTypeOf(ctx, this.getNodeParameter('consentType', itemIndex, ''));
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const extra = parseJsonObject(ctx, fields.extraBody, 'Additional Body Fields (JSON)');
-	const body: IDataObject = { ...(extra as IDataObject), mobile_number: mobile, consent_type: consentType };
+	const body: IDataObject = { ...readExtraBody(ctx, fields.extraBody), mobile_number: mobile, consent_type: consentType };
 	if (fields.webhookUrl) body.webhook_url = assertHttpUrl(ctx, fields.webhookUrl, 'Webhook URL');
 	if (fields.redirectUrl) body.redirect_url = assertHttpUrl(ctx, fields.redirectUrl, 'Redirect URL');
 	if (fields.customerName) body.customer_name = requireText(ctx, 'Customer Name', fields.customerName);

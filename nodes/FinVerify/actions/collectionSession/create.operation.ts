@@ -12,7 +12,7 @@ import {
 } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { simplifyField } from '../common.descriptions';
+import { simplifyField, statusCallbackUrlField } from '../common.descriptions';
 
 export const FLOWS = ['itr', 'gst'] as const;
 
@@ -47,16 +47,15 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'Where the recipient is sent after completing or leaving the session',
 	},
-	{
-		displayName: 'Callback URL',
-		name: 'callbackUrl',
-		type: 'string',
-		placeholder: 'e.g. https://n8n.example.com/webhook/…',
-		default: '',
-		required: true,
-		hint: 'Paste the URL of a FinVerify Trigger, or use {{ $execution.resumeUrl }} and a Wait node set to "On Webhook Call" to continue when the session changes',
-		description: 'The service POSTs here when the session status changes (completed, abandoned, expired)',
-	},
+	statusCallbackUrlField(
+		{
+			displayName: 'Callback URL',
+			name: 'callbackUrl',
+			required: true,
+			description: 'The service POSTs here when the session status changes (completed, abandoned, expired)',
+		},
+		'session',
+	),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

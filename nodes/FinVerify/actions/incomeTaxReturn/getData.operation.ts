@@ -2,7 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PlannedItem } from '../../helpers/documents';
-import { documentFor, downloadProperty, numberedDocuments, safeFileName, withDocuments } from '../../helpers/documents';
+import {
+	documentFor,
+	downloadProperty,
+	numberedDocuments,
+	rawWithDocuments,
+	safeFileName,
+	withDocuments,
+} from '../../helpers/documents';
 import type { ItrData, ItrFiling } from '../../helpers/normalize/incomeTax';
 import { normalizeItrData, splitFilings } from '../../helpers/normalize/incomeTax';
 import type { RequestPolicy } from '../../transport';
@@ -76,6 +83,6 @@ export async function execute(
 	const data = normalizeItrData(response);
 	const planned = simplify
 		? planItrItems(data, options.splitFilings === true, binaryProperty)
-		: [{ json: response, documents: planItrItems(data, false, binaryProperty)[0].documents }];
+		: rawWithDocuments(response, planItrItems(data, false, binaryProperty));
 	return await withDocuments.call(this, planned, itemIndex, policy);
 }

@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
-import { assertPan, parseJsonObject } from '../../helpers/validation';
+import { assertPan } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { extraBodyField, panField, simplifyField } from '../common.descriptions';
+import { extraBodyField, panField, readExtraBody, simplifyField } from '../common.descriptions';
 import { readAssessmentYears, readPassword, withPasswordRedacted } from './shared';
 
 const properties: INodeProperties[] = [
@@ -54,11 +54,11 @@ export async function execute(
 	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
 	const password = readPassword(ctx, this.getNodeParameter('portalPassword', itemIndex, ''), 'Portal Password');
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const extra = parseJsonObject(ctx, fields.extraBody, 'Additional Body Fields (JSON)');
+	const extra = readExtraBody(ctx, fields.extraBody);
 	const years = readAssessmentYears(ctx, fields.assessmentYears);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
-	const body: IDataObject = { ...(extra as IDataObject), pan, password };
+	const body: IDataObject = { ...extra, pan, password };
 	if (years.length) body.assessment_years = years;
 	const response = await withPasswordRedacted(this.getNode(), password, async () =>
 		await apiRequest.call(this, {

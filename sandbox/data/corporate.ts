@@ -9,18 +9,31 @@ import { hexOf, seeded, type Faker } from './random';
  */
 export class NameRegistry {
 	private readonly known = new Map<string, Known>();
+	private readonly pans = new Map<string, { id: string; kind: 'company' | 'llp' }>();
 	remember(id: string, known: Known): void {
 		this.known.set(id.toUpperCase(), known);
 	}
 	lookup(id: string): Known | undefined {
 		return this.known.get(id.toUpperCase());
 	}
+	/** The PAN a CIN/LLPIN lookup handed out, so a PAN lookup of it finds the same entity. */
+	rememberPan(pan: string, entity: { id: string; kind: 'company' | 'llp' }): void {
+		this.pans.set(pan.toUpperCase(), entity);
+	}
+	lookupPan(pan: string): { id: string; kind: 'company' | 'llp' } | undefined {
+		return this.pans.get(pan.toUpperCase());
+	}
 }
 
 interface Known {
 	name: string;
 	stateCode: string;
+	/** Set when a PAN lookup introduced the entity first. */
+	pan?: string;
 }
+
+/** Both values are computed (so the random sequence does not depend on the registry); the known one wins. */
+const preferKnown = <T>(known: T | undefined, generated: T): T => known ?? generated;
 
 const INDUSTRIES = [
 	{ word: 'Textiles', group: 'Manufacturing', activity: 'Manufacture of textiles' },
@@ -80,7 +93,7 @@ function entity(f: Faker, id: string, kind: 'company' | 'llp', known?: Known): E
 		address: `${addr.line1}, ${addr.city}, ${state.name} - ${addr.pinCode}`,
 		email: `accounts@${domain || 'company'}.in`,
 		phone: `+91${f.helpers.arrayElement(['9', '8'])}${f.string.numeric(9)}`,
-		pan: makePan(f, kind === 'llp' ? 'F' : 'C', name),
+		pan: preferKnown(known?.pan, makePan(f, kind === 'llp' ? 'F' : 'C', name)),
 		industry,
 		authorisedCapital: authorised,
 		paidUpCapital: Math.round(authorised * f.number.float({ min: 0.3, max: 1 }) / 1000) * 1000,
@@ -88,10 +101,17 @@ function entity(f: Faker, id: string, kind: 'company' | 'llp', known?: Known): E
 	};
 }
 
+/** An entity looked up by CIN/LLPIN; its PAN is remembered so a PAN lookup leads back to it. */
+function registeredEntity(f: Faker, id: string, kind: 'company' | 'llp', registry: NameRegistry): Entity {
+	const e = entity(f, id, kind, registry.lookup(id));
+	registry.rememberPan(e.pan, { id, kind });
+	return e;
+}
+
 // ---------------------------------------------------------------- reference shapes
 
 export function companyReference(cin: string, registry: NameRegistry) {
-	const e = seeded(['cin', cin], (f) => entity(f, cin, 'company', registry.lookup(cin)));
+	const e = seeded(['cin', cin], (f) => registeredEntity(f, cin, 'company', registry));
 	return {
 		success: true,
 		message: 'Company details fetched successfully',
@@ -113,7 +133,7 @@ export function companyReference(cin: string, registry: NameRegistry) {
 }
 
 export function llpReference(llpin: string, registry: NameRegistry) {
-	const e = seeded(['llpin', llpin], (f) => entity(f, llpin, 'llp', registry.lookup(llpin)));
+	const e = seeded(['llpin', llpin], (f) => registeredEntity(f, llpin, 'llp', registry));
 	return {
 		success: true,
 		message: 'LLP details fetched successfully',
@@ -136,7 +156,7 @@ export function llpReference(llpin: string, registry: NameRegistry) {
 
 export function companySample(cin: string, registry: NameRegistry, pdfUrl: string) {
 	return seeded(['cin', cin], (f) => {
-		const e = entity(f, cin, 'company', registry.lookup(cin));
+		const e = registeredEntity(f, cin, 'company', registry);
 		return {
 			success: true,
 			status_code: 200,
@@ -148,7 +168,7 @@ export function companySample(cin: string, registry: NameRegistry, pdfUrl: strin
 
 export function llpSample(llpin: string, registry: NameRegistry) {
 	return seeded(['llpin', llpin], (f) => {
-		const e = entity(f, llpin, 'llp', registry.lookup(llpin));
+		const e = registeredEntity(f, llpin, 'llp', registry);
 		const { cin: _cin, ...company } = companyBlock(f, e);
 		return {
 			success: true,
@@ -434,18 +454,33 @@ function panEntityType(pan: string, f: Faker): EntityType {
 	}
 }
 
-function panEntity(pan: string) {
-	return seeded(['pan-entity', pan], (f) => {
+type PanEntityType = ReturnType<typeof panEntityType>;
+
+function panEntity(pan: string, registry: NameRegistry) {
+	const linked = registry.lookupPan(pan);
+	if (linked) {
+		// a PAN some CIN/LLPIN lookup handed out: the same entity, built from the same seed
+		const e = seeded([linked.kind === 'company' ? 'cin' : 'llpin', linked.id], (f) =>
+			entity(f, linked.id, linked.kind, registry.lookup(linked.id)),
+		);
+		const type: PanEntityType = linked.kind === 'company' ? 'Company' : 'LLP';
+		return { type, e, cin: linked.kind === 'company' ? linked.id : null, llpin: linked.kind === 'llp' ? linked.id : null };
+	}
+	const derived = seeded(['pan-entity', pan], (f) => {
 		const type = panEntityType(pan, f);
 		const id = type === 'Company' ? makeCin(f) : makeLlpin(f);
 		const e = entity(f, id, type === 'Company' ? 'company' : 'llp');
 		const name = type === 'Trust' ? `${f.person.lastName().toUpperCase()} CHARITABLE TRUST` : type === 'Firm' ? `M/S ${f.person.lastName().toUpperCase()} TRADERS` : e.name;
 		return { type, e: { ...e, pan, name }, cin: type === 'Company' ? id : null, llpin: type === 'LLP' ? id : null };
 	});
+	// the other direction: a CIN/LLPIN first seen here looks up to the same name and PAN
+	const id = derived.cin ?? derived.llpin;
+	if (id) registry.remember(id, { name: derived.e.name, stateCode: derived.e.state.code, pan });
+	return derived;
 }
 
-export function panReference(pan: string) {
-	const { type, e, cin, llpin } = panEntity(pan);
+export function panReference(pan: string, registry: NameRegistry) {
+	const { type, e, cin, llpin } = panEntity(pan, registry);
 	return {
 		success: true,
 		message: 'Entity details fetched successfully',
@@ -453,9 +488,9 @@ export function panReference(pan: string) {
 	};
 }
 
-export function panSample(pan: string) {
+export function panSample(pan: string, registry: NameRegistry) {
 	return seeded(['pan-entity-sample', pan], (f) => {
-		const { type, e, cin } = panEntity(pan);
+		const { type, e, cin } = panEntity(pan, registry);
 		const gst = (n: number) => ({
 			gstin: gstin(e.state.gst, pan, n),
 			state: e.state.name,

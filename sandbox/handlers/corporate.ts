@@ -18,10 +18,10 @@ export const corporateHandlers: Handlers = {
 		return shape === 'reference' ? llpReference(llpin, sandbox.registry) : llpSample(llpin, sandbox.registry);
 	},
 
-	panLookup({ body, shape }: HandlerContext<{ pan: string }>) {
+	panLookup({ body, shape, sandbox }: HandlerContext<{ pan: string }>) {
 		const pan = body.pan.toUpperCase();
 		if (pan === MAGIC.panNotFound) throw new ApiError(404, 'PAN_NOT_FOUND', `No entity found with PAN ${pan}`);
-		return shape === 'reference' ? panReference(pan) : panSample(pan);
+		return shape === 'reference' ? panReference(pan, sandbox.registry) : panSample(pan, sandbox.registry);
 	},
 
 	companyAutocomplete({ body, shape, sandbox }: HandlerContext<{ company_name: string }>) {

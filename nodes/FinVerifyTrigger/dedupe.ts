@@ -7,7 +7,7 @@ import { createHash } from 'crypto';
  */
 
 export const DEFAULT_DEDUPE_WINDOW_MINUTES = 60;
-export const MAX_REMEMBERED_DELIVERIES = 1000;
+const MAX_REMEMBERED_DELIVERIES = 1000;
 
 export interface SeenDelivery {
 	id: string;

@@ -15,8 +15,8 @@ import { JOURNEY_COMPLETED_ALIASES, JOURNEY_FINAL_STATUSES } from '../FinVerify/
 
 export type EventType = 'journey' | 'session';
 
-export const JOURNEY_EVENT = 'aa_bsa_journey.status_changed';
-export const SESSION_EVENT = 'collection_session.status_changed';
+const JOURNEY_EVENT = 'aa_bsa_journey.status_changed';
+const SESSION_EVENT = 'collection_session.status_changed';
 
 export interface NormalisedEvent extends IDataObject {
 	type: EventType;

@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { apiRequest } from '../FinVerify/transport';
 
 /** Per-attempt timeout and retries for the two result downloads (the sender already has its answer). */
-export const FETCH_POLICY = { timeoutMs: 20_000, maxRetries: 2 };
+const FETCH_POLICY = { timeoutMs: 20_000, maxRetries: 2 };
 
 interface FailureInfo {
 	message: string;

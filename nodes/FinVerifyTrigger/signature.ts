@@ -8,7 +8,7 @@ import { createHash, createHmac, timingSafeEqual } from 'crypto';
  * with `X-Webhook-Timestamp` in unix seconds.
  */
 
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export type SignatureFailure =
 	| 'missing_secret'

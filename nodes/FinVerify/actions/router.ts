@@ -26,15 +26,15 @@ export const registry: Registry = {
 	apiRequest: apiRequest.operations,
 };
 
-export const DEFAULT_CONCURRENCY = 3;
-export const MAX_CONCURRENCY = 10;
+const DEFAULT_CONCURRENCY = 3;
+const MAX_CONCURRENCY = 10;
 
 /**
  * The item for a failed input item when the node continues on fail. n8n's engine routes an item to the
  * error output only when its json has no keys but `error`, `message` and `details`, and it replaces the
  * json of items that carry `item.error`; so the code and HTTP status travel in `details`.
  */
-export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
 	const details: IDataObject = { description: error.description ?? null };
 	if (error instanceof NodeApiError) {
 		details.code = (error.errorResponse?.code as string | undefined) ?? null;

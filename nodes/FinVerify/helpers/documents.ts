@@ -21,7 +21,7 @@ export function safeFileName(...parts: Array<string | number | null | undefined>
 }
 
 /** Downloads each document (one at a time, in order) into binary properties of one item. */
-export async function downloadDocuments(
+async function downloadDocuments(
 	this: IExecuteFunctions,
 	documents: DocumentToDownload[],
 	itemIndex: number,

@@ -11,11 +11,11 @@ export interface FieldContext {
 	itemIndex: number;
 }
 
-export const PAN_PATTERN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
-export const CIN_PATTERN = /^[A-Z0-9]{21}$/;
-export const LLPIN_PATTERN = /^[A-Z]{3}-[0-9]{4}$/;
-export const MOBILE_PATTERN = /^[6-9][0-9]{9}$/;
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PAN_PATTERN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
+const CIN_PATTERN = /^[A-Z0-9]{21}$/;
+const LLPIN_PATTERN = /^[A-Z]{3}-[0-9]{4}$/;
+const MOBILE_PATTERN = /^[6-9][0-9]{9}$/;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const BUREAUS = ['equifax', 'experian', 'cibil', 'crif'] as const;
 export type Bureau = (typeof BUREAUS)[number];
 

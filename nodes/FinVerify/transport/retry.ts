@@ -1,12 +1,12 @@
 /** Retry policy of the transport: pure functions, unit-tested alone. */
 
-export const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 
 /** Statuses that prove the server did not act on the request, so even a create may be sent again. */
-export const NOT_PROCESSED_STATUS = new Set([429, 503]);
+const NOT_PROCESSED_STATUS = new Set([429, 503]);
 
 /** Network error codes raised before the request reached the server. */
-export const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** Longest wait the transport accepts between two attempts, whatever Retry-After asks for. */
 export const MAX_RETRY_WAIT_MS = 30_000;

@@ -13,7 +13,7 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { normalizeServicePath } from './servicePath';
 
-export const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
+const METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
 
 const properties: INodeProperties[] = [
 	{

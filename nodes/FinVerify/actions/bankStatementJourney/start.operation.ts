@@ -15,7 +15,7 @@ import { apiRequest } from '../../transport';
 import { extraBodyField, mobileNumberField, readExtraBody, simplifyField, statusCallbackUrlField } from '../common.descriptions';
 
 /** Consent types: the field's option value and the value the service expects. */
-export const CONSENT_TYPES = { loanUnderwriting: 'loan_underwriting', loanMonitoring: 'loan_monitoring' } as const;
+const CONSENT_TYPES = { loanUnderwriting: 'loan_underwriting', loanMonitoring: 'loan_monitoring' } as const;
 
 /** The service's consent_type for an option value (or for the service's own spelling, from an expression). */
 export function consentTypeOf(ctx: FieldContext, value: unknown): string {

@@ -14,7 +14,7 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { simplifyField, statusCallbackUrlField } from '../common.descriptions';
 
-export const FLOWS = ['itr', 'gst'] as const;
+const FLOWS = ['itr', 'gst'] as const;
 
 const properties: INodeProperties[] = [
 	{

@@ -18,7 +18,7 @@ import {
  * case the simplified field is null (or an empty list); nothing here throws.
  */
 
-export const KNOWN_BUREAUS = ['equifax', 'experian', 'cibil', 'crif'] as const;
+const KNOWN_BUREAUS = ['equifax', 'experian', 'cibil', 'crif'] as const;
 
 /** What one bureau answered, the same whichever response shape came back. */
 export interface BureauOutcome extends IDataObject {

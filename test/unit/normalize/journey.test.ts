@@ -6,8 +6,8 @@ import {
 	normalizeJourneyStatusValue,
 	normalizeStatementResult,
 	normalizeTransaction,
-	splitTransactions,
 	toStatementDate,
+	transactionItems,
 } from '../../../nodes/FinVerify/helpers/normalize/journey';
 
 // ---- fixtures hand-written from SERVICE_SPEC.md "AA-BSA journey status"
@@ -423,7 +423,8 @@ describe('normalizeStatementResult', () => {
 		expect(r.accounts[0]).toMatchObject({ openingBalance: 20000, closingBalance: 63749.5, totalCredits: 45000, totalDebits: 1250.5 });
 	});
 	it('splits into one item per transaction with account context', () => {
-		const items = splitTransactions(normalizeStatementResult(statementSample));
+		const result = normalizeStatementResult(statementSample);
+		const items = result.accounts.flatMap((account) => transactionItems(result, account));
 		expect(items).toHaveLength(2);
 		expect(items[1]).toMatchObject({
 			clientId: 'aa_2',

@@ -10,7 +10,7 @@ import {
 	safeFileName,
 	withDocuments,
 } from '../../helpers/documents';
-import { accountContext, normalizeStatementResult } from '../../helpers/normalize/journey';
+import { normalizeStatementResult, transactionItems } from '../../helpers/normalize/journey';
 import type { StatementAccount, StatementResult } from '../../helpers/normalize/journey';
 import { assertOneOf } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
@@ -18,7 +18,7 @@ import { apiRequest } from '../../transport';
 import { downloadFields, journeyClientIdField, simplifyField } from '../common.descriptions';
 import { readClientId } from './shared';
 
-export const SPLIT_MODES = ['none', 'accounts', 'transactions'] as const;
+const SPLIT_MODES = ['none', 'accounts', 'transactions'] as const;
 type SplitMode = (typeof SPLIT_MODES)[number];
 
 const properties: INodeProperties[] = [
@@ -84,8 +84,8 @@ export function planStatementItems(
 	}
 	if (splitInto === 'transactions') {
 		return result.accounts.flatMap((account) =>
-			account.transactions.map((transaction, position) => ({
-				json: { clientId: result.clientId, account: accountContext(account), ...transaction },
+			transactionItems(result, account).map((json, position) => ({
+				json,
 				documents: position === 0 ? documentFor(account.pdfUrl, binaryProperty, fileName(account)) : [],
 			})),
 		);

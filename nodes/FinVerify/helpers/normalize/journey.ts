@@ -362,7 +362,7 @@ export function normalizeStatementResult(body: unknown): StatementResult {
 }
 
 /** The account fields each per-transaction item carries when the result is split into transactions. */
-export function accountContext(account: StatementAccount): IDataObject {
+function accountContext(account: StatementAccount): IDataObject {
 	return {
 		accountIndex: account.accountIndex,
 		accountId: account.accountId,
@@ -373,15 +373,9 @@ export function accountContext(account: StatementAccount): IDataObject {
 	};
 }
 
-/** One item per transaction, each carrying the journey and account it belongs to. */
-export function splitTransactions(result: StatementResult): IDataObject[] {
-	const items: IDataObject[] = [];
-	for (const account of result.accounts) {
-		for (const transaction of account.transactions) {
-			items.push({ clientId: result.clientId, account: accountContext(account), ...transaction });
-		}
-	}
-	return items;
+/** One item per transaction of an account, each carrying the journey and the account it belongs to. */
+export function transactionItems(result: StatementResult, account: StatementAccount): IDataObject[] {
+	return account.transactions.map((transaction) => ({ clientId: result.clientId, account: accountContext(account), ...transaction }));
 }
 
 // ---------------------------------------------------------------- analysis

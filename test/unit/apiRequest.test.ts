@@ -1,9 +1,7 @@
-import type { INode } from 'n8n-workflow';
-
 import { readQuery } from '../../nodes/FinVerify/actions/apiRequest/send.operation';
 import { normalizeServicePath } from '../../nodes/FinVerify/actions/apiRequest/servicePath';
+import { node } from './support';
 
-const node = { name: 'FinVerify', type: 'finVerify', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
 
 describe('normalizeServicePath', () => {
 	it.each([

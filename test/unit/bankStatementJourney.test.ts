@@ -1,5 +1,3 @@
-import type { INode } from 'n8n-workflow';
-
 import { planStatementItems } from '../../nodes/FinVerify/actions/bankStatementJourney/getStatementResult.operation';
 import { readClientId } from '../../nodes/FinVerify/actions/bankStatementJourney/shared';
 import { consentTypeOf } from '../../nodes/FinVerify/actions/bankStatementJourney/start.operation';
@@ -11,8 +9,8 @@ import {
 	planPolling,
 	pollUntil,
 } from '../../nodes/FinVerify/helpers/polling';
+import { node } from './support';
 
-const node = { name: 'FinVerify', type: 'finVerify', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
 const ctx = { node, itemIndex: 2 };
 
 describe('planPolling', () => {

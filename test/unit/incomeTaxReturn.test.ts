@@ -1,4 +1,3 @@
-import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { planItrItems } from '../../nodes/FinVerify/actions/incomeTaxReturn/getData.operation';
@@ -11,8 +10,8 @@ import {
 	withPasswordRedacted,
 } from '../../nodes/FinVerify/actions/incomeTaxReturn/shared';
 import { normalizeItrData } from '../../nodes/FinVerify/helpers/normalize/incomeTax';
+import { node } from './support';
 
-const node = { name: 'FinVerify', type: 'finVerify', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
 const ctx = { node, itemIndex: 1 };
 
 describe('identifiers', () => {

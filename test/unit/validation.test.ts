@@ -1,4 +1,3 @@
-import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -18,8 +17,8 @@ import {
 	parseJsonObject,
 	requireText,
 } from '../../nodes/FinVerify/helpers/validation';
+import { node } from './support';
 
-const node: INode = { id: '1', name: 'FinVerify', type: 'n8n-nodes-finverify.finVerify', typeVersion: 1, position: [0, 0], parameters: {} };
 const ctx = { node, itemIndex: 2 };
 
 /** Runs a validator expecting it to throw; returns the error for inspection. */

@@ -2,7 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 
 import type { RequestPolicy } from '../transport';
 import { downloadDocument } from '../transport';
-import { requireText } from './validation';
+import { assertBinaryPropertyName } from './validation';
 
 export interface DocumentToDownload {
 	url: string;
@@ -98,9 +98,8 @@ export function numberedDocuments<T extends IDataObject>(
 /** The binary property to download into (from the download fields), or undefined when not downloading. */
 export function downloadProperty(this: IExecuteFunctions, itemIndex: number): string | undefined {
 	if (!(this.getNodeParameter('download', itemIndex, false) as boolean)) return undefined;
-	return requireText(
+	return assertBinaryPropertyName(
 		{ node: this.getNode(), itemIndex },
-		'Put Output File in Field',
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
 	);
 }

@@ -3,21 +3,11 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
 import { downloadDocument } from '../transport';
-import type { FieldContext } from './validation';
-import { requireText } from './validation';
 
 /**
  * Report documents as n8n binary data: an HTML string the service returned inline, or a document link
  * (report PDF) downloaded through the transport. Used by the credit report and company operations.
  */
-
-/** The binary property name the user chose, checked before any request (letters, digits, _ - .). */
-export function assertBinaryPropertyName(ctx: FieldContext, value: unknown, field = 'Put Output File in Field'): string {
-	return requireText(ctx, field, value, {
-		maxLength: 100,
-		expected: 'a field name such as data (letters, digits, _ - .)',
-	});
-}
 
 export async function htmlToBinary(this: IExecuteFunctions, html: string, fileName: string): Promise<IBinaryData> {
 	return await this.helpers.prepareBinaryData(Buffer.from(html, 'utf8'), fileName, 'text/html');

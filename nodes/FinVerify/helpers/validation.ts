@@ -192,6 +192,14 @@ export function assertOtp(ctx: FieldContext, value: unknown, field = 'OTP'): str
 	return otp;
 }
 
+/** The binary property name the user chose for an output file, checked before any request. */
+export function assertBinaryPropertyName(ctx: FieldContext, value: unknown, field = 'Put Output File in Field'): string {
+	return requireText(ctx, field, value, {
+		maxLength: 100,
+		expected: 'a field name such as data (letters, digits, _ - .)',
+	});
+}
+
 /** Parses a JSON object given as text or as an object (n8n JSON parameters arrive as either). */
 export function parseJsonObject(ctx: FieldContext, value: unknown, field: string): Record<string, unknown> {
 	if (value === undefined || value === null || value === '') return {};

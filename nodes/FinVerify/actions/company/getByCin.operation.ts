@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeCompany } from '../../helpers/normalize/company';
-import { assertBinaryPropertyName, downloadReportFile } from '../../helpers/reportFiles';
-import { assertCin } from '../../helpers/validation';
+import { downloadReportFile } from '../../helpers/reportFiles';
+import { assertBinaryPropertyName, assertCin } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { binaryPropertyField, companyLocatorField, simplifyField } from '../common.descriptions';

@@ -6,8 +6,8 @@ import {
 	commercialReportHtml,
 	normalizeCommercialReport,
 } from '../../helpers/normalize/creditReport';
-import { assertBinaryPropertyName, htmlToBinary } from '../../helpers/reportFiles';
-import { assertConsent, assertPan, requireText } from '../../helpers/validation';
+import { htmlToBinary } from '../../helpers/reportFiles';
+import { assertBinaryPropertyName, assertConsent, assertPan, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { binaryPropertyField, businessNameField, consentField, panField, simplifyField } from '../common.descriptions';

@@ -3,15 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { bureauReport, normalizeMultiBureau } from '../../helpers/normalize/creditReport';
 import type { BureauOutcome } from '../../helpers/normalize/creditReport';
-import { assertBinaryPropertyName, downloadReportFile } from '../../helpers/reportFiles';
-import {
-	assertBureaus,
-	assertConsent,
-	assertGender,
-	assertMobile,
-	assertPan,
-	requireText,
-} from '../../helpers/validation';
+import { downloadReportFile } from '../../helpers/reportFiles';
+import { assertBinaryPropertyName, assertBureaus, assertConsent, assertGender, assertMobile, assertPan, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {

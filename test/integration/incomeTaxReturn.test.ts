@@ -49,6 +49,17 @@ describe.each(SHAPES)('Income Tax Return, %s shape', (shape) => {
 			expect(json).toMatchObject({ success: true, data: { job_id: expect.stringMatching(/^itr_/), status: 'processing' } });
 		});
 
+		test('a response that echoes the password does not carry it to the output (simplified or raw)', async () => {
+			const echo = { success: true, message: 'Started for Portal#Pass1', data: { job_id: 'itr_echo', status: 'processing', password: 'Portal#Pass1' } };
+			for (const simplify of [true, false]) {
+				await sandbox.control.fault({ path: 'itr-analyzer/analyze', times: 1, body: echo });
+				const result = await run(withParameters(fixture('startAnalysis'), NODE, { simplify }));
+				expect(result.error).toBeUndefined();
+				expect(result.json(NODE)[0]).toMatchObject(simplify ? { jobId: 'itr_echo' } : { data: { job_id: 'itr_echo' } });
+				expect(JSON.stringify(result.output(NODE))).not.toContain('Portal#Pass1');
+			}
+		});
+
 		test.each([
 			['startAnalysis.invalidPan', 'PAN'],
 			['startAnalysis.emptyPassword', 'Portal Password'],

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import { assertPan } from '../../helpers/validation';
+import { redactDeep } from '../../transport/errors';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { extraBodyField, panField, readExtraBody, simplifyField } from '../common.descriptions';
@@ -70,5 +71,7 @@ export async function execute(
 			itemIndex,
 		}),
 	);
-	return [{ json: simplify ? { ...normalizeAnalysisJob(response), pan } : response }];
+	// the service has no reason to echo the password; if it ever does, it does not reach the output
+	const safe = redactDeep(response, [password]);
+	return [{ json: simplify ? { ...normalizeAnalysisJob(safe), pan } : safe }];
 }

@@ -63,6 +63,19 @@ async function assertConfigured(this: IHookFunctions): Promise<void> {
 			});
 		}
 	}
+	// a filter that lets nothing through would acknowledge and drop every delivery without a trace
+	const events = this.getNodeParameter('events', []) as unknown;
+	if (Array.isArray(events) && events.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'No Events are selected', {
+			description: 'Choose Journey Status Changed, Session Status Changed or both; otherwise every delivery is ignored.',
+		});
+	}
+	const statuses = this.getNodeParameter('statuses', []) as unknown;
+	if (this.getNodeParameter('statusFilter', 'all') === 'selected' && Array.isArray(statuses) && statuses.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Selected Statuses needs at least one status', {
+			description: 'Choose the statuses that should start the workflow under Statuses, or set Status Filter to All Statuses.',
+		});
+	}
 	if (verification === 'urlToken' && !(this.getNodeParameter('token', '') as string)) {
 		throw new NodeOperationError(this.getNode(), 'Secret Token in URL needs a Token', {
 			description: 'Enter a long random token and add ?token=<token> to the URL you give the service.',

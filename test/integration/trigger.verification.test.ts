@@ -204,6 +204,18 @@ describe('HMAC Signature (default)', () => {
 	});
 });
 
+describe('filters that let nothing through', () => {
+	test('publishing is refused when no event is selected', async () => {
+		await expect(activate(withParameters(hmacWorkflow, NODE, { events: [] }))).rejects.toThrow('No Events are selected');
+	});
+
+	test('publishing is refused when Selected Statuses has no status chosen', async () => {
+		const selected = withParameters(hmacWorkflow, NODE, { statusFilter: 'selected', statuses: [] });
+		await expect(activate(selected)).rejects.toThrow('Selected Statuses needs at least one status');
+		await expect(activate(withParameters(selected, NODE, { statuses: ['journey:expired'] }))).resolves.toBeDefined();
+	});
+});
+
 describe('webhook lifecycle (no registration API: local state only)', () => {
 	test('publishing remembers the URL, a second activation finds it, unpublishing forgets it', async () => {
 		const { url, hooks } = await serve();

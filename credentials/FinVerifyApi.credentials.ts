@@ -115,8 +115,11 @@ export class FinVerifyApi implements ICredentialType {
 	// secret were accepted, UNAUTHORIZED (401) that they were not.
 	test: ICredentialTestRequest = {
 		request: {
+			// the same address the node uses (transport resolveBaseUrl): sandbox default, no trailing / or API prefix
 			baseURL:
-				'={{$credentials.environment === "sandbox" ? $credentials.sandboxUrl : $credentials.baseUrl}}',
+				'={{ String(($credentials.environment === "sandbox" ? ($credentials.sandboxUrl || "' +
+				SANDBOX_BASE_URL +
+				'") : $credentials.baseUrl) || "").trim().replace(/\\/+$/, "").replace(/\\/api\\/v1\\/services$/, "") }}',
 			url: '/api/v1/services/aa-bsa-journey/status',
 			method: 'GET',
 			qs: { client_id: 'credential_check_no_such_journey' },

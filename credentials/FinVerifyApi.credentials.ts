@@ -127,6 +127,16 @@ export class FinVerifyApi implements ICredentialType {
 		},
 		rules: [
 			{
+				// a journey that cannot exist must be NOT_FOUND; an answer without the service's error_code
+				// (an HTML page, another API) means the Base URL points somewhere else
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error_code',
+					value: undefined,
+					message: 'The address answered, but not like the FinVerify service: check the Base URL',
+				},
+			},
+			{
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'error_code',

@@ -30,3 +30,23 @@ test.each([
 	expect(testBaseUrl(credentials)).toBe(expected);
 	expect(resolveBaseUrl(credentials as never)).toBe(expected);
 });
+
+/** n8n's credentials tester fails the test on the first rule whose `get(body, key) === value`. */
+function testVerdict(body: unknown): string {
+	for (const rule of new FinVerifyApi().test.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		const value = typeof body === 'object' && body !== null ? (body as IDataObject)[rule.properties.key] : undefined;
+		if (value === rule.properties.value) return rule.properties.message;
+	}
+	return 'OK';
+}
+
+test.each([
+	[{ success: false, message: 'No journey found', error_code: 'NOT_FOUND' }, 'OK'],
+	[{ success: false, message: 'Invalid API key', error_code: 'UNAUTHORIZED' }, 'The API key or API secret is wrong, expired or for another environment'],
+	[{ success: false, message: 'Missing permission', error_code: 'PERMISSION_DENIED' }, expect.stringContaining('AA_BSA_JOURNEY')],
+	['<html><body>Not Found</body></html>', 'The address answered, but not like the FinVerify service: check the Base URL'],
+	[{ message: 'Cannot GET /api/v1/services/aa-bsa-journey/status' }, 'The address answered, but not like the FinVerify service: check the Base URL'],
+])('credential test verdict for %j', (body, verdict) => {
+	expect(testVerdict(body)).toEqual(verdict);
+});

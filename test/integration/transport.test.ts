@@ -141,6 +141,12 @@ test('a 502 with an HTML body gives a readable message, not the HTML', async () 
 	expect(error.httpCode).toBe('502');
 });
 
+test('retries are capped at 5, whatever an expression gives', async () => {
+	stub.respond(PATH, { status: 503, headers: { 'retry-after': '0' }, body: { success: false, message: 'Busy', error_code: 'BUSY' } });
+	errorOf(await engine.run(cinLookup({ requestOptions: { maxRetries: '={{ 9 }}' } })));
+	expect(stub.requests).toHaveLength(6);
+});
+
 test.each([400, 401, 403, 404, 422])('HTTP %i is never retried', async (status) => {
 	stub.respond(PATH, { status, body: { success: false, message: `failure ${status}`, error_code: 'X' } });
 	errorOf(await engine.run(cinLookup()));

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
@@ -45,10 +45,9 @@ function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number):
 
 function toNodeError(this: IExecuteFunctions, error: unknown, itemIndex: number) {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	// Anything else is a bug or an unexpected failure; keep its message only (no request internals).
-	return new NodeApiError(this.getNode(), { message: (error as Error)?.message ?? String(error) } as JsonObject, {
-		itemIndex,
-	});
+	// Anything else is an unexpected failure inside the node, not an answer of the service; keep its
+	// message only (no request internals).
+	return new NodeOperationError(this.getNode(), (error as Error)?.message ?? String(error), { itemIndex });
 }
 
 /**
@@ -69,8 +68,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const options = this.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	const concurrency = Math.max(1, Math.min(Number(options.concurrency ?? DEFAULT_CONCURRENCY) || 1, MAX_CONCURRENCY));
 	const policy: RequestPolicy = {
-		timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_MS),
-		maxRetries: Number(options.maxRetries ?? DEFAULT_MAX_RETRIES),
+		// an empty or too small timeout (e.g. from an expression) would mean "wait forever"
+		timeoutMs: Number(options.timeout) >= 1000 ? Number(options.timeout) : DEFAULT_TIMEOUT_MS,
+		maxRetries: Number.isInteger(Number(options.maxRetries ?? DEFAULT_MAX_RETRIES))
+			? Number(options.maxRetries ?? DEFAULT_MAX_RETRIES)
+			: DEFAULT_MAX_RETRIES,
 	};
 
 	const results: INodeExecutionData[][] = new Array(items.length);

@@ -196,7 +196,7 @@ export function assertOtp(ctx: FieldContext, value: unknown, field = 'OTP'): str
 export function assertBinaryPropertyName(ctx: FieldContext, value: unknown, field = 'Put Output File in Field'): string {
 	return requireText(ctx, field, value, {
 		maxLength: 100,
-		expected: 'a field name such as data (letters, digits, _ - .)',
+		expected: 'a field name of at most 100 characters, such as data',
 	});
 }
 

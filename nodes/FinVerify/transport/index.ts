@@ -19,6 +19,8 @@ export const CREDENTIAL_TYPE = 'finVerifyApi';
 export const API_PREFIX = '/api/v1/services/';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 3;
+/** Upper bound of retries, whatever an expression in the node's Retries option gives. */
+export const MAX_RETRIES = 5;
 
 export type FinVerifyContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
@@ -138,7 +140,7 @@ export async function apiRequest(this: FinVerifyContext, options: ApiRequestOpti
 	const { credentials, baseUrl } = await loadCredentials.call(this, itemIndex);
 	const secrets = secretsOf(credentials);
 	const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-	const maxRetries = Math.max(0, Math.min(options.maxRetries ?? DEFAULT_MAX_RETRIES, 10));
+	const maxRetries = Math.max(0, Math.min(options.maxRetries ?? DEFAULT_MAX_RETRIES, MAX_RETRIES));
 	const idempotent = options.idempotent ?? true;
 
 	const headers: IDataObject = { Accept: 'application/json', ...(options.headers ?? {}) };

@@ -1,7 +1,7 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
-import { downloadDocument } from '../transport';
+import { downloadReportFile } from './reportFiles';
 import { assertBinaryPropertyName } from './validation';
 
 export interface DocumentToDownload {
@@ -29,12 +29,9 @@ async function downloadDocuments(
 ): Promise<IBinaryKeyData> {
 	const binary: IBinaryKeyData = {};
 	for (const document of documents) {
-		const { data, contentType } = await downloadDocument.call(this, document.url, itemIndex, policy);
-		binary[document.property] = await this.helpers.prepareBinaryData(
-			data,
-			document.fileName,
-			contentType ?? 'application/pdf',
-		);
+		// same rules as the report downloads: the extension follows the content type, empty files fail
+		const baseName = document.fileName.replace(/\.pdf$/, '');
+		binary[document.property] = await downloadReportFile.call(this, document.url, baseName, itemIndex, policy);
 	}
 	return binary;
 }

@@ -35,7 +35,7 @@ export async function downloadReportFile(
 		throw new NodeApiError(
 			this.getNode(),
 			{ message: 'Empty document', code: 'EMPTY_DOCUMENT' },
-			{ message: 'The report document link returned an empty file', itemIndex },
+			{ message: 'The document link returned an empty file', itemIndex },
 		);
 	}
 	const mimeType = contentType && contentType !== 'application/octet-stream' ? contentType : 'application/pdf';

@@ -52,6 +52,7 @@ const properties: INodeProperties[] = [
 				name: 'includeFullReports',
 				type: 'boolean',
 				default: false,
+				displayOptions: { show: { '/simplify': [true] } },
 				description:
 					"Whether to add each bureau's complete report object (accounts, enquiries, payment history) to the simplified output as `report`",
 			},

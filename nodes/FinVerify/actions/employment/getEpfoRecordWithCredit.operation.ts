@@ -34,6 +34,7 @@ const properties: INodeProperties[] = [
 				name: 'includeCreditAccounts',
 				type: 'boolean',
 				default: true,
+				displayOptions: { show: { '/simplify': [true] } },
 				description: 'Whether to list the individual credit accounts under `credit.accounts` in the simplified output',
 			},
 		],

@@ -659,9 +659,8 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 	const period = asObject(data.analysis_period);
 	const credits = toNumber(summary.total_credits);
 	const debits = toNumber(summary.total_debits);
-	const bool = (v: unknown) => toBoolean(v);
-	const salaryBounce = bool(flags.salary_bounce);
-	const emiBounce = bool(flags.emi_bounce);
+	const salaryBounce = toBoolean(flags.salary_bounce);
+	const emiBounce = toBoolean(flags.emi_bounce);
 	return {
 		shape: 'reference',
 		...base,
@@ -689,10 +688,10 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 			salaryBounce,
 			emiBounce,
 			anyBounce: anyTrue([salaryBounce, emiBounce]),
-			highCashWithdrawal: bool(flags.high_cash_withdrawal),
-			inwardChequeReturn: bool(flags.inward_cheque_return),
-			endOfMonthStress: bool(flags.end_of_month_stress),
-			negativeBalance: bool(flags.negative_balance),
+			highCashWithdrawal: toBoolean(flags.high_cash_withdrawal),
+			inwardChequeReturn: toBoolean(flags.inward_cheque_return),
+			endOfMonthStress: toBoolean(flags.end_of_month_stress),
+			negativeBalance: toBoolean(flags.negative_balance),
 		},
 		healthScore: healthScoreOf(data.health_score),
 		accounts: [],

@@ -1,4 +1,7 @@
-import { isErrorEnvelope, parseApiError, redactDeep, redactSecrets } from '../../nodes/FinVerify/transport/errors';
+import type { INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { apiErrorCode, isErrorEnvelope, parseApiError, redactDeep, redactSecrets } from '../../nodes/FinVerify/transport/errors';
 import {
 	MAX_RETRY_WAIT_MS,
 	parseRetryAfter,
@@ -108,5 +111,15 @@ describe('resolveBaseUrl', () => {
 		);
 		expect(resolveBaseUrl({ environment: 'production', baseUrl: '' })).toBeUndefined();
 		expect(resolveBaseUrl({ environment: 'custom', baseUrl: 'ftp://x.example.com' })).toBeUndefined();
+	});
+});
+
+describe('apiErrorCode', () => {
+	const node = { id: '1', name: 'FinVerify', type: 'n8n-nodes-finverify.finVerify', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+	test('reads the service code of a transport error, null otherwise', () => {
+		expect(apiErrorCode(new NodeApiError(node, { message: 'x', code: 'NO_RESULTS' }, { message: 'No results' }))).toBe('NO_RESULTS');
+		expect(apiErrorCode(new NodeApiError(node, { message: 'x', code: null }, { message: 'x' }))).toBeNull();
+		expect(apiErrorCode(new NodeOperationError(node, 'bad input'))).toBeNull();
+		expect(apiErrorCode(new Error('plain'))).toBeNull();
 	});
 });

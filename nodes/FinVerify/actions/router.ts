@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from '../transport';
+import { apiErrorCode } from '../transport/errors';
 import * as apiRequest from './apiRequest';
 import * as bankStatementJourney from './bankStatementJourney';
 import * as collectionSession from './collectionSession';
@@ -37,7 +38,7 @@ const MAX_CONCURRENCY = 10;
 function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
 	const details: IDataObject = { description: error.description ?? null };
 	if (error instanceof NodeApiError) {
-		details.code = (error.errorResponse?.code as string | undefined) ?? null;
+		details.code = apiErrorCode(error);
 		details.httpCode = error.httpCode ?? null;
 	}
 	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };

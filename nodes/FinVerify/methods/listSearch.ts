@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { normalizeAutocomplete } from '../helpers/normalize/company';
 import { apiRequest } from '../transport';
+import { apiErrorCode } from '../transport/errors';
 
 const MIN_QUERY = 3;
 
@@ -21,7 +22,7 @@ async function search(this: ILoadOptionsFunctions, filter: string | undefined, k
 		});
 	} catch (error) {
 		// the service answers "no results" with an error; for a picker that is just an empty list
-		if (error instanceof NodeApiError && error.errorResponse?.code === 'NO_RESULTS') return { results: [] };
+		if (apiErrorCode(error) === 'NO_RESULTS') return { results: [] };
 		// both constructors hand back the very error when it already is one of theirs
 		if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 		throw new NodeOperationError(this.getNode(), error as Error);

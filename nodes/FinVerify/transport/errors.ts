@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 /** What every error envelope variant (A-E of the spec) boils down to. */
 export interface ParsedApiError {
@@ -102,4 +103,11 @@ export function redactDeep<T>(value: T, secrets: Array<string | undefined>): T {
 		return out as T;
 	}
 	return value;
+}
+
+/** The service's error code of an error raised by the transport (null for any other error). */
+export function apiErrorCode(error: unknown): string | null {
+	if (!(error instanceof NodeApiError)) return null;
+	const code = error.errorResponse?.code;
+	return typeof code === 'string' && code !== '' ? code : null;
 }

@@ -5,6 +5,7 @@ import { autocompleteEntries, normalizeAutocomplete } from '../../helpers/normal
 import { requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
+import { apiErrorCode } from '../../transport/errors';
 import { companyNameField, simplifyField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -61,9 +62,6 @@ const displayOptions = { show: { resource: ['company'], operation: ['searchByNam
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-const codeOf = (error: unknown) =>
-	error instanceof NodeApiError ? (error.errorResponse?.code as string | undefined) : undefined;
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -92,7 +90,7 @@ export async function execute(
 		});
 	} catch (error) {
 		// "No results" is the empty answer of a search, not a failure, unless the user asked for one
-		if (codeOf(error) === 'NO_RESULTS' && options.errorOnNoResults !== true) return [];
+		if (apiErrorCode(error) === 'NO_RESULTS' && options.errorOnNoResults !== true) return [];
 		// both constructors hand back the very error when it already is one of theirs
 		if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });

@@ -41,8 +41,7 @@ export class FinVerifyApi implements ICredentialType {
 					description: 'Any other deployment, for example a staging host',
 				},
 			],
-			description:
-				'Sandbox and production credentials are separate and must not be mixed',
+			description: 'Sandbox and production credentials are separate and must not be mixed',
 		},
 		{
 			displayName: 'Base URL',

@@ -1,2 +1,5 @@
 // Removes dist/ before a build so deleted sources never linger in the package.
-require('fs').rmSync(require('path').join(__dirname, '..', 'dist'), { recursive: true, force: true });
+require('fs').rmSync(require('path').join(__dirname, '..', 'dist'), {
+	recursive: true,
+	force: true,
+});

@@ -20,7 +20,10 @@ const path = require('node:path');
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const PACKAGE_NAME = require(path.join(REPO_ROOT, 'package.json')).name; // n8n-nodes-finverify
-const NODE_TYPES = { action: `${PACKAGE_NAME}.finVerify`, trigger: `${PACKAGE_NAME}.finVerifyTrigger` };
+const NODE_TYPES = {
+	action: `${PACKAGE_NAME}.finVerify`,
+	trigger: `${PACKAGE_NAME}.finVerifyTrigger`,
+};
 const CREDENTIAL_TYPE = 'finVerifyApi';
 
 /** Fixed so that `n8n import:*` and `n8n start` agree, and a kept user folder keeps working across runs. */
@@ -70,9 +73,28 @@ function sandboxCredentialData(sandboxUrl) {
  */
 const N8N_VAR = /^(N8N_|DB_|EXECUTIONS_|GENERIC_TIMEZONE$|WEBHOOK_URL$|QUEUE_)/;
 // Set from the options, never inherited: they define which instance this is.
-const STRUCTURAL = new Set(['N8N_USER_FOLDER', 'N8N_PORT', 'N8N_RUNNERS_BROKER_PORT', 'N8N_EDITOR_BASE_URL', 'N8N_WEBHOOK_URL', 'WEBHOOK_URL', 'N8N_LISTEN_ADDRESS', 'N8N_HOST', 'N8N_PROTOCOL']);
+const STRUCTURAL = new Set([
+	'N8N_USER_FOLDER',
+	'N8N_PORT',
+	'N8N_RUNNERS_BROKER_PORT',
+	'N8N_EDITOR_BASE_URL',
+	'N8N_WEBHOOK_URL',
+	'WEBHOOK_URL',
+	'N8N_LISTEN_ADDRESS',
+	'N8N_HOST',
+	'N8N_PROTOCOL',
+]);
 
-function n8nEnv({ userFolder, port = 5678, brokerPort, encryptionKey = DEFAULT_ENCRYPTION_KEY, owner, runtime, inheritN8nEnv = false, extra = {} } = {}) {
+function n8nEnv({
+	userFolder,
+	port = 5678,
+	brokerPort,
+	encryptionKey = DEFAULT_ENCRYPTION_KEY,
+	owner,
+	runtime,
+	inheritN8nEnv = false,
+	extra = {},
+} = {}) {
 	if (!userFolder) throw new Error('n8nEnv: userFolder is required');
 	const env = {};
 	const inherited = {};
@@ -80,13 +102,15 @@ function n8nEnv({ userFolder, port = 5678, brokerPort, encryptionKey = DEFAULT_E
 		if (/^npm_/i.test(k)) continue; // `npm start` / jest leak npm_config_* (ignore-scripts, ...) and npm_package_*
 		if (k === 'NODE_OPTIONS' || k === 'JEST_WORKER_ID') continue;
 		if (N8N_VAR.test(k) || k.startsWith('N8N_INSTANCE_OWNER_')) {
-			if (inheritN8nEnv && !STRUCTURAL.has(k) && !k.startsWith('N8N_INSTANCE_OWNER_')) inherited[k] = v;
+			if (inheritN8nEnv && !STRUCTURAL.has(k) && !k.startsWith('N8N_INSTANCE_OWNER_'))
+				inherited[k] = v;
 			continue;
 		}
 		env[k] = v;
 	}
 	const broker = brokerPort || Number(port) + 1;
-	if (Number(broker) === Number(port)) throw new Error(`N8N_RUNNERS_BROKER_PORT must differ from N8N_PORT (${port})`);
+	if (Number(broker) === Number(port))
+		throw new Error(`N8N_RUNNERS_BROKER_PORT must differ from N8N_PORT (${port})`);
 	Object.assign(env, {
 		NODE_ENV: 'production', // NOT 'test' (jest sets it): n8n then refuses to load nodes
 		N8N_USER_FOLDER: userFolder,
@@ -134,7 +158,11 @@ function n8nEnv({ userFolder, port = 5678, brokerPort, encryptionKey = DEFAULT_E
 
 /** bcrypt hash of the owner's password, made with the bcryptjs that n8n itself uses (inside the runtime). */
 function bcryptHash(runtime, password) {
-	const bcrypt = require(require.resolve('bcryptjs', { paths: [runtime.n8nModules, path.join(runtime.n8nModules, 'n8n')] }));
+	const bcrypt = require(
+		require.resolve('bcryptjs', {
+			paths: [runtime.n8nModules, path.join(runtime.n8nModules, 'n8n')],
+		}),
+	);
 	return bcrypt.hashSync(password, 10);
 }
 
@@ -157,7 +185,8 @@ function nodesFolder(userFolder) {
 function installPackage(userFolder, { packageRoot = REPO_ROOT } = {}) {
 	const pkg = JSON.parse(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8'));
 	const dist = path.join(packageRoot, 'dist');
-	if (!fs.existsSync(dist)) throw new Error(`${dist} is missing: build the package first (npm run build)`);
+	if (!fs.existsSync(dist))
+		throw new Error(`${dist} is missing: build the package first (npm run build)`);
 	const nodes = nodesFolder(userFolder);
 	const dest = path.join(nodes, 'node_modules', pkg.name);
 	fs.rmSync(dest, { recursive: true, force: true });
@@ -183,15 +212,20 @@ function installPackage(userFolder, { packageRoot = REPO_ROOT } = {}) {
 /** Run one n8n CLI command with the runtime's Node 24. Rejects with stdout/stderr in the message. */
 function runN8n(runtime, env, args, { timeoutMs = 180000 } = {}) {
 	return new Promise((resolve, reject) => {
-		execFile(runtime.node, [runtime.n8nBin, ...args], { env, maxBuffer: 64 << 20, timeout: timeoutMs }, (err, stdout, stderr) => {
-			if (err) {
-				err.message = `n8n ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`.trim();
-				err.stdout = stdout;
-				err.stderr = stderr;
-				return reject(err);
-			}
-			resolve({ stdout, stderr });
-		});
+		execFile(
+			runtime.node,
+			[runtime.n8nBin, ...args],
+			{ env, maxBuffer: 64 << 20, timeout: timeoutMs },
+			(err, stdout, stderr) => {
+				if (err) {
+					err.message = `n8n ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`.trim();
+					err.stdout = stdout;
+					err.stderr = stderr;
+					return reject(err);
+				}
+				resolve({ stdout, stderr });
+			},
+		);
 	});
 }
 
@@ -230,7 +264,8 @@ function prepareWorkflow(wf, { id, credential = SANDBOX_CREDENTIAL } = {}) {
 	const ref = { id: credential.id, name: credential.name };
 	const nodes = (wf.nodes || []).map((n) => {
 		const node = { ...n };
-		if (typeof node.type === 'string' && node.type.startsWith('CUSTOM.')) node.type = `${PACKAGE_NAME}.${node.type.slice(7)}`;
+		if (typeof node.type === 'string' && node.type.startsWith('CUSTOM.'))
+			node.type = `${PACKAGE_NAME}.${node.type.slice(7)}`;
 		const ours = typeof node.type === 'string' && node.type.startsWith(`${PACKAGE_NAME}.`);
 		const creds = { ...(node.credentials || {}) };
 		if (ours || CREDENTIAL_TYPE in creds) creds[CREDENTIAL_TYPE] = ref;
@@ -244,11 +279,15 @@ function prepareWorkflow(wf, { id, credential = SANDBOX_CREDENTIAL } = {}) {
 function readExampleWorkflows(dir = path.join(REPO_ROOT, 'examples')) {
 	if (!fs.existsSync(dir)) return [];
 	const out = [];
-	for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+	for (const f of fs
+		.readdirSync(dir)
+		.filter((x) => x.endsWith('.json'))
+		.sort()) {
 		const parsed = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
 		const list = Array.isArray(parsed) ? parsed : [parsed];
 		list.forEach((wf, i) => {
-			if (wf && Array.isArray(wf.nodes)) out.push({ file: f, workflow: prepareWorkflow(wf, { id: stableId(`${f}#${i}`) }) });
+			if (wf && Array.isArray(wf.nodes))
+				out.push({ file: f, workflow: prepareWorkflow(wf, { id: stableId(`${f}#${i}`) }) });
 		});
 	}
 	return out;
@@ -271,7 +310,8 @@ function localizeWorkflow(wf, { n8nUrl = EXAMPLE_N8N_URL, sandboxUrl = EXAMPLE_S
 	const walk = (v) => {
 		if (typeof v === 'string') return swaps.reduce((s, [re, url]) => s.replace(re, url), v);
 		if (Array.isArray(v)) return v.map(walk);
-		if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+		if (v && typeof v === 'object')
+			return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
 		return v;
 	};
 	return walk(wf);
@@ -309,12 +349,18 @@ async function exportNodeTypes(runtime, env) {
 /** Minimal HTTP client (127.0.0.1 only in practice): resolves { status, headers, body, json }. */
 function request(url, { method = 'GET', headers = {}, body, timeoutMs = 10000 } = {}) {
 	return new Promise((resolve, reject) => {
-		const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+		const data =
+			body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
 		const req = http.request(
 			url,
 			{
 				method,
-				headers: { ...(data !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}), ...headers },
+				headers: {
+					...(data !== undefined
+						? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) }
+						: {}),
+					...headers,
+				},
 				timeout: timeoutMs,
 			},
 			(res) => {
@@ -332,7 +378,9 @@ function request(url, { method = 'GET', headers = {}, body, timeoutMs = 10000 } 
 				});
 			},
 		);
-		req.on('timeout', () => req.destroy(new Error(`timeout after ${timeoutMs} ms: ${method} ${url}`)));
+		req.on('timeout', () =>
+			req.destroy(new Error(`timeout after ${timeoutMs} ms: ${method} ${url}`)),
+		);
 		req.on('error', reject);
 		if (data !== undefined) req.write(data);
 		req.end();
@@ -346,8 +394,12 @@ async function waitForHttp(url, { timeoutMs = 120000, intervalMs = 500, proc, wh
 	const t0 = Date.now();
 	let last = '';
 	while (Date.now() - t0 < timeoutMs) {
-		if (proc && proc.exitCode !== null) throw new Error(`${what}: the process exited (code ${proc.exitCode}) before ${url} answered`);
-		if (proc && proc.signalCode) throw new Error(`${what}: the process was killed (${proc.signalCode}) before ${url} answered`);
+		if (proc && proc.exitCode !== null)
+			throw new Error(`${what}: the process exited (code ${proc.exitCode}) before ${url} answered`);
+		if (proc && proc.signalCode)
+			throw new Error(
+				`${what}: the process was killed (${proc.signalCode}) before ${url} answered`,
+			);
 		try {
 			const r = await request(url, { timeoutMs: 5000 });
 			if (r.status >= 200 && r.status < 300) return r;
@@ -367,9 +419,15 @@ function waitForHealthz(baseUrl, opts = {}) {
 /** n8n's /healthz answers before the REST API and the editor are ready; /healthz/readiness waits for the DB. */
 async function waitForN8nReady(baseUrl, opts = {}) {
 	await waitForHealthz(baseUrl, opts);
-	await waitForHttp(`${baseUrl.replace(/\/$/, '')}/healthz/readiness`, { what: 'n8n readiness', ...opts });
+	await waitForHttp(`${baseUrl.replace(/\/$/, '')}/healthz/readiness`, {
+		what: 'n8n readiness',
+		...opts,
+	});
 	// The REST API is mounted last; /rest/settings is public.
-	await waitForHttp(`${baseUrl.replace(/\/$/, '')}/rest/settings`, { what: 'n8n REST API', ...opts });
+	await waitForHttp(`${baseUrl.replace(/\/$/, '')}/rest/settings`, {
+		what: 'n8n REST API',
+		...opts,
+	});
 }
 
 /** POST /rest/login -> { status, cookie, user }. n8n 2.x takes `emailOrLdapLoginId`; 1.x took `email`. */
@@ -392,20 +450,34 @@ async function ensureOwner(baseUrl, owner = DEFAULT_OWNER) {
 	if (r.status === 200) return { ...r, method: 'existing' };
 	const setup = await request(`${baseUrl.replace(/\/$/, '')}/rest/owner/setup`, {
 		method: 'POST',
-		body: { email: owner.email, firstName: owner.firstName, lastName: owner.lastName, password: owner.password },
+		body: {
+			email: owner.email,
+			firstName: owner.firstName,
+			lastName: owner.lastName,
+			password: owner.password,
+		},
 	});
 	if (setup.status !== 200) {
-		throw new Error(`cannot log in as ${owner.email} (HTTP ${r.status}: ${r.body.slice(0, 200)}) and owner set-up failed (HTTP ${setup.status}: ${setup.body.slice(0, 200)})`);
+		throw new Error(
+			`cannot log in as ${owner.email} (HTTP ${r.status}: ${r.body.slice(0, 200)}) and owner set-up failed (HTTP ${setup.status}: ${setup.body.slice(0, 200)})`,
+		);
 	}
 	r = await login(baseUrl, owner);
-	if (r.status !== 200) throw new Error(`owner set up, but login still fails: HTTP ${r.status} ${r.body.slice(0, 200)}`);
+	if (r.status !== 200)
+		throw new Error(
+			`owner set up, but login still fails: HTTP ${r.status} ${r.body.slice(0, 200)}`,
+		);
 	return { ...r, method: 'owner-setup' };
 }
 
 /** Node type names the running editor knows (GET /types/nodes.json needs a login cookie). */
 async function loadedNodeTypes(baseUrl, cookie) {
-	const r = await request(`${baseUrl.replace(/\/$/, '')}/types/nodes.json`, { headers: { cookie }, timeoutMs: 30000 });
-	if (r.status !== 200 || !Array.isArray(r.json)) throw new Error(`GET /types/nodes.json: HTTP ${r.status}`);
+	const r = await request(`${baseUrl.replace(/\/$/, '')}/types/nodes.json`, {
+		headers: { cookie },
+		timeoutMs: 30000,
+	});
+	if (r.status !== 200 || !Array.isArray(r.json))
+		throw new Error(`GET /types/nodes.json: HTTP ${r.status}`);
 	return [...new Set(r.json.map((n) => n.name))];
 }
 
@@ -485,7 +557,8 @@ async function stopGroup(child, { graceMs = 10000, signal = 'SIGTERM' } = {}) {
 		/* already gone */
 	}
 	const t0 = Date.now();
-	while (groupAlive(pgid) && Date.now() - t0 < graceMs) await new Promise((r) => setTimeout(r, 100));
+	while (groupAlive(pgid) && Date.now() - t0 < graceMs)
+		await new Promise((r) => setTimeout(r, 100));
 	if (groupAlive(pgid)) {
 		try {
 			process.kill(-pgid, 'SIGKILL');

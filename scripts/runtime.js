@@ -26,7 +26,10 @@ const REPO_ROOT = path.resolve(__dirname, '..');
 const MARKER = '.complete';
 
 function runtimeDir() {
-	return path.resolve(process.env.FINVERIFY_RUNTIME_DIR || path.join(REPO_ROOT, '.cache', 'runtime', `n8n-${N8N_VERSION}`));
+	return path.resolve(
+		process.env.FINVERIFY_RUNTIME_DIR ||
+			path.join(REPO_ROOT, '.cache', 'runtime', `n8n-${N8N_VERSION}`),
+	);
 }
 
 /** Where everything is (whether or not it is installed yet). */
@@ -38,7 +41,8 @@ function runtimePaths(dir = runtimeDir()) {
 		path.join(nodePkg, 'node_modules', `node-${process.platform}-${process.arch}`),
 		path.join(node24Root, 'node_modules', `node-${process.platform}-${process.arch}`),
 	];
-	const nodeDir = nodeDirCandidates.find((p) => fs.existsSync(path.join(p, 'include'))) || nodeDirCandidates[0];
+	const nodeDir =
+		nodeDirCandidates.find((p) => fs.existsSync(path.join(p, 'include'))) || nodeDirCandidates[0];
 	const n8nRoot = path.join(dir, 'n8n');
 	return {
 		dir,
@@ -58,7 +62,12 @@ function runtimePaths(dir = runtimeDir()) {
 function isRuntimeComplete(p = runtimePaths()) {
 	try {
 		const m = JSON.parse(fs.readFileSync(p.marker, 'utf8'));
-		return m.n8n === N8N_VERSION && fs.existsSync(p.node) && fs.existsSync(p.n8nBin) && fs.existsSync(sqliteBinary(p));
+		return (
+			m.n8n === N8N_VERSION &&
+			fs.existsSync(p.node) &&
+			fs.existsSync(p.n8nBin) &&
+			fs.existsSync(sqliteBinary(p))
+		);
 	} catch {
 		return false;
 	}
@@ -96,8 +105,19 @@ function cleanEnv(p) {
 /** The npm CLI script, run with an explicit node binary (so the engine checks see Node 24 when it matters). */
 function npmCli() {
 	const candidates = [];
-	if (process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath)) candidates.push(process.env.npm_execpath);
-	candidates.push(path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'));
+	if (process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath))
+		candidates.push(process.env.npm_execpath);
+	candidates.push(
+		path.join(
+			path.dirname(process.execPath),
+			'..',
+			'lib',
+			'node_modules',
+			'npm',
+			'bin',
+			'npm-cli.js',
+		),
+	);
 	try {
 		const which = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim();
 		if (which) candidates.push(path.join(path.dirname(fs.realpathSync(which)), 'npm-cli.js'));
@@ -142,7 +162,11 @@ function countPackages(modulesDir) {
  * Run a command, keep the user informed: a heartbeat every `beatMs` with the elapsed time and `status()`,
  * interesting output lines forwarded (`filter`), the tail of the output kept for the error message.
  */
-function runVisible(cmd, args, { cwd, env, log, label, status, filter, showLine = () => true, beatMs = 10000 }) {
+function runVisible(
+	cmd,
+	args,
+	{ cwd, env, log, label, status, filter, showLine = () => true, beatMs = 10000 },
+) {
 	return new Promise((resolve, reject) => {
 		const t0 = Date.now();
 		const tail = [];
@@ -162,7 +186,9 @@ function runVisible(cmd, args, { cwd, env, log, label, status, filter, showLine 
 		child.stderr.on('data', onData);
 		const beat = setInterval(() => {
 			const s = status ? status() : '';
-			log(`  … ${label}: ${secs(t0)}${s ? `, ${s}` : ''}${lastLine ? ` | ${lastLine.slice(0, 100)}` : ''}`);
+			log(
+				`  … ${label}: ${secs(t0)}${s ? `, ${s}` : ''}${lastLine ? ` | ${lastLine.slice(0, 100)}` : ''}`,
+			);
 		}, beatMs);
 		// Ctrl-C while installing: take the child down too (the marker is not written, the next run redoes the step).
 		const onSignal = () => {
@@ -198,7 +224,14 @@ function writeStubPackageJson(dir, name) {
 	// (walking up from .cache/ would find them) are never consulted.
 	const pj = path.join(dir, 'package.json');
 	if (!fs.existsSync(pj)) {
-		fs.writeFileSync(pj, JSON.stringify({ name, private: true, description: 'cached runtime of n8n-nodes-finverify' }, null, 2) + '\n');
+		fs.writeFileSync(
+			pj,
+			JSON.stringify(
+				{ name, private: true, description: 'cached runtime of n8n-nodes-finverify' },
+				null,
+				2,
+			) + '\n',
+		);
 	}
 }
 
@@ -232,7 +265,10 @@ async function withLock(dir, log, fn) {
 				fs.rmSync(lock, { force: true }); // stale lock of an interrupted install
 				continue;
 			}
-			if (!warned) log(`[runtime] another process (pid ${holder}) is installing the runtime; waiting for it …`);
+			if (!warned)
+				log(
+					`[runtime] another process (pid ${holder}) is installing the runtime; waiting for it …`,
+				);
 			warned = true;
 			await sleep(2000);
 		}
@@ -256,7 +292,9 @@ async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 	return withLock(p.dir, log, async () => {
 		if (isRuntimeComplete(p)) return p; // someone else finished it while we waited
 		const t0 = Date.now();
-		log(`[runtime] installing Node ${NODE_MAJOR} + n8n@${N8N_VERSION} into ${p.dir} (one-off, about 5-8 minutes; cached afterwards)`);
+		log(
+			`[runtime] installing Node ${NODE_MAJOR} + n8n@${N8N_VERSION} into ${p.dir} (one-off, about 5-8 minutes; cached afterwards)`,
+		);
 		const npm = npmCli();
 		const node24Done = path.join(p.dir, 'node24', '.done');
 		const n8nDone = path.join(p.n8nRoot, '.npm-done');
@@ -269,13 +307,33 @@ async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 			writeStubPackageJson(root, 'finverify-runtime-node');
 			const r = await runVisible(
 				process.execPath,
-				[npm, 'install', `node@${NODE_MAJOR}`, '--prefix', root, '--no-save', '--ignore-scripts=false', '--engine-strict=false', '--no-audit', '--no-fund', '--loglevel=error'],
-				{ cwd: root, env: cleanEnv(p), log, label: `npm install node@${NODE_MAJOR}`, filter: (l) => /ERR!/.test(l) },
+				[
+					npm,
+					'install',
+					`node@${NODE_MAJOR}`,
+					'--prefix',
+					root,
+					'--no-save',
+					'--ignore-scripts=false',
+					'--engine-strict=false',
+					'--no-audit',
+					'--no-fund',
+					'--loglevel=error',
+				],
+				{
+					cwd: root,
+					env: cleanEnv(p),
+					log,
+					label: `npm install node@${NODE_MAJOR}`,
+					filter: (l) => /ERR!/.test(l),
+				},
 			);
 			const p2 = runtimePaths();
-			if (!fs.existsSync(p2.node)) throw new Error(`npm install node@${NODE_MAJOR} finished but ${p2.node} is missing`);
+			if (!fs.existsSync(p2.node))
+				throw new Error(`npm install node@${NODE_MAJOR} finished but ${p2.node} is missing`);
 			const v = execFileSync(p2.node, ['--version'], { encoding: 'utf8' }).trim();
-			if (!v.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`expected Node ${NODE_MAJOR}, got ${v} from ${p2.node}`);
+			if (!v.startsWith(`v${NODE_MAJOR}.`))
+				throw new Error(`expected Node ${NODE_MAJOR}, got ${v} from ${p2.node}`);
 			fs.writeFileSync(node24Done, v + '\n');
 			log(`[runtime]   Node ${v} ready (${r.seconds.toFixed(0)} s)`);
 		} else {
@@ -286,19 +344,34 @@ async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 
 		// 2. n8n itself, under Node 24, without install scripts (native builds would try to download from the internet).
 		if (!(fs.existsSync(n8nDone) && fs.existsSync(p.n8nBin))) {
-			log(`[runtime] step 2/4: npm install --ignore-scripts n8n@${N8N_VERSION} (the long one: 3-5 min, ~3 GB)`);
+			log(
+				`[runtime] step 2/4: npm install --ignore-scripts n8n@${N8N_VERSION} (the long one: 3-5 min, ~3 GB)`,
+			);
 			fs.rmSync(p.n8nRoot, { recursive: true, force: true }); // a half-written node_modules is not worth trusting
 			writeStubPackageJson(p.n8nRoot, 'finverify-runtime-n8n');
 			let warnings = 0;
 			const r = await runVisible(
 				p.node,
-				[npm, 'install', `n8n@${N8N_VERSION}`, '--prefix', p.n8nRoot, '--no-save', '--ignore-scripts', '--engine-strict=false', '--no-audit', '--no-fund', '--loglevel=warn'],
+				[
+					npm,
+					'install',
+					`n8n@${N8N_VERSION}`,
+					'--prefix',
+					p.n8nRoot,
+					'--no-save',
+					'--ignore-scripts',
+					'--engine-strict=false',
+					'--no-audit',
+					'--no-fund',
+					'--loglevel=warn',
+				],
 				{
 					cwd: p.n8nRoot,
 					env: cleanEnv(p),
 					log,
 					label: `npm install n8n@${N8N_VERSION}`,
-					status: () => `${countPackages(p.n8nModules)} packages unpacked${warnings ? `, ${warnings} npm warnings` : ''}`,
+					status: () =>
+						`${countPackages(p.n8nModules)} packages unpacked${warnings ? `, ${warnings} npm warnings` : ''}`,
 					filter: (l) => {
 						if (/npm (warn|WARN)/.test(l)) {
 							warnings++;
@@ -310,16 +383,21 @@ async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 					beatMs: 15000,
 				},
 			);
-			if (!fs.existsSync(p.n8nBin)) throw new Error(`npm install n8n finished but ${p.n8nBin} is missing`);
+			if (!fs.existsSync(p.n8nBin))
+				throw new Error(`npm install n8n finished but ${p.n8nBin} is missing`);
 			fs.writeFileSync(n8nDone, `n8n@${N8N_VERSION}\n`);
-			log(`[runtime]   n8n@${N8N_VERSION} installed (${r.seconds.toFixed(0)} s, ${countPackages(p.n8nModules)} packages)`);
+			log(
+				`[runtime]   n8n@${N8N_VERSION} installed (${r.seconds.toFixed(0)} s, ${countPackages(p.n8nModules)} packages)`,
+			);
 		} else {
 			log(`[runtime] step 2/4: n8n@${N8N_VERSION} already there`);
 		}
 
 		// 3. sqlite3 (n8n's default database) from its bundled source, against the Node 24 headers.
 		if (!fs.existsSync(sqliteBinary(p)) || !sqliteLoads(p)) {
-			log(`[runtime] step 3/4: building sqlite3 from source for Node ${nodeVersion} (1-2 min on 2 cores)`);
+			log(
+				`[runtime] step 3/4: building sqlite3 from source for Node ${nodeVersion} (1-2 min on 2 cores)`,
+			);
 			if (!fs.existsSync(path.join(p.nodeDir, 'include', 'node', 'node.h'))) {
 				throw new Error(`Node headers missing in ${p.nodeDir}/include/node`);
 			}
@@ -349,14 +427,28 @@ async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 
 		// 4. Does the app start at all?
 		log(`[runtime] step 4/4: checking \`n8n --version\``);
-		const version = execFileSync(p.node, [p.n8nBin, '--version'], { encoding: 'utf8', env: cleanEnv(p), timeout: 120000 })
+		const version = execFileSync(p.node, [p.n8nBin, '--version'], {
+			encoding: 'utf8',
+			env: cleanEnv(p),
+			timeout: 120000,
+		})
 			.trim()
 			.split(/\r?\n/)
 			.pop();
-		if (version !== N8N_VERSION) throw new Error(`n8n --version printed ${JSON.stringify(version)}, expected ${N8N_VERSION}`);
+		if (version !== N8N_VERSION)
+			throw new Error(`n8n --version printed ${JSON.stringify(version)}, expected ${N8N_VERSION}`);
 		fs.writeFileSync(
 			p.marker,
-			JSON.stringify({ n8n: N8N_VERSION, node: nodeVersion, completedAt: new Date().toISOString(), installSeconds: Math.round((Date.now() - t0) / 1000) }, null, 2) + '\n',
+			JSON.stringify(
+				{
+					n8n: N8N_VERSION,
+					node: nodeVersion,
+					completedAt: new Date().toISOString(),
+					installSeconds: Math.round((Date.now() - t0) / 1000),
+				},
+				null,
+				2,
+			) + '\n',
 		);
 		log(`[runtime] ready in ${secs(t0)}: n8n ${version} on Node ${nodeVersion}`);
 		return p;
@@ -365,14 +457,24 @@ async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 
 function sqliteLoads(p) {
 	try {
-		execFileSync(p.node, ['-e', `require(${JSON.stringify(p.sqlite3Dir)})`], { stdio: 'ignore', timeout: 30000 });
+		execFileSync(p.node, ['-e', `require(${JSON.stringify(p.sqlite3Dir)})`], {
+			stdio: 'ignore',
+			timeout: 30000,
+		});
 		return true;
 	} catch {
 		return false;
 	}
 }
 
-module.exports = { ensureRuntime, runtimePaths, isRuntimeComplete, runtimeDir, N8N_VERSION, NODE_MAJOR };
+module.exports = {
+	ensureRuntime,
+	runtimePaths,
+	isRuntimeComplete,
+	runtimeDir,
+	N8N_VERSION,
+	NODE_MAJOR,
+};
 
 if (require.main === module) {
 	const t0 = Date.now();

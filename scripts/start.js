@@ -7,7 +7,7 @@
  *   2. the cached Node 24 + n8n runtime (scripts/runtime.js; ~5 min once, then instant)
  *   3. npm run build -> dist/
  *   4. the package copied into <N8N_USER_FOLDER>/.n8n/nodes/node_modules/n8n-nodes-finverify (as n8n installs it)
- *   5. the sandbox (sandbox/main.ts) on 127.0.0.1:$SANDBOX_PORT (4010)
+ *   5. the sandbox (sandbox/main.cts) on 127.0.0.1:$SANDBOX_PORT (4010)
  *   6. the credential "FinVerify sandbox" and the workflows of examples/*.json imported with the n8n CLI
  *   7. n8n on 127.0.0.1:$N8N_PORT (5678) with an owner account managed by env; login checked
  *
@@ -33,14 +33,20 @@ const QUIET = argv.has('--quiet') || process.env.FINVERIFY_QUIET === '1';
 
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT || 4010);
-const BROKER_PORT = Number(process.env.N8N_RUNNERS_BROKER_PORT || (N8N_PORT === 5678 ? 5679 : N8N_PORT + 1));
-const USER_FOLDER = path.resolve(process.env.N8N_USER_FOLDER || path.join(REPO, '.cache', 'n8n-home'));
+const BROKER_PORT = Number(
+	process.env.N8N_RUNNERS_BROKER_PORT || (N8N_PORT === 5678 ? 5679 : N8N_PORT + 1),
+);
+const USER_FOLDER = path.resolve(
+	process.env.N8N_USER_FOLDER || path.join(REPO, '.cache', 'n8n-home'),
+);
 const N8N_URL = `http://127.0.0.1:${N8N_PORT}`;
 const SANDBOX_URL = `http://127.0.0.1:${SANDBOX_PORT}`;
 const OWNER = {
 	...lib.DEFAULT_OWNER,
 	...(process.env.FINVERIFY_OWNER_EMAIL ? { email: process.env.FINVERIFY_OWNER_EMAIL } : {}),
-	...(process.env.FINVERIFY_OWNER_PASSWORD ? { password: process.env.FINVERIFY_OWNER_PASSWORD } : {}),
+	...(process.env.FINVERIFY_OWNER_PASSWORD
+		? { password: process.env.FINVERIFY_OWNER_PASSWORD }
+		: {}),
 };
 
 const T0 = Date.now();
@@ -58,8 +64,11 @@ async function shutdown(code, why) {
 	shuttingDown = true;
 	if (why) say(why);
 	const running = children.filter((c) => lib.groupAlive(c.child.pid));
-	if (running.length) say(`stopping ${running.map((c) => `${c.name} (pid ${c.child.pid})`).join(', ')} …`);
-	const results = await Promise.all(running.map(async (c) => [c.name, await lib.stopGroup(c.child, { graceMs: 15000 })]));
+	if (running.length)
+		say(`stopping ${running.map((c) => `${c.name} (pid ${c.child.pid})`).join(', ')} …`);
+	const results = await Promise.all(
+		running.map(async (c) => [c.name, await lib.stopGroup(c.child, { graceMs: 15000 })]),
+	);
 	const left = results.filter(([, ok]) => !ok).map(([n]) => n);
 	if (left.length) say(`WARNING: still running after SIGKILL: ${left.join(', ')}`);
 	else if (running.length) say('everything stopped; nothing left running.');
@@ -79,7 +88,10 @@ function track(name, child) {
 	children.push({ name, child });
 	child.on('exit', (code, signal) => {
 		if (shuttingDown) return;
-		shutdown(1, `${name} exited unexpectedly (${signal ? `signal ${signal}` : `code ${code}`}); see ${logPath(name)}`);
+		shutdown(
+			1,
+			`${name} exited unexpectedly (${signal ? `signal ${signal}` : `code ${code}`}); see ${logPath(name)}`,
+		);
 	});
 	return child;
 }
@@ -97,14 +109,20 @@ function fail(msg) {
 // steps
 
 function npm(args, opts = {}) {
-	const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd: REPO, stdio: 'inherit', ...opts });
+	const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, {
+		cwd: REPO,
+		stdio: 'inherit',
+		...opts,
+	});
 	if (r.error) throw r.error;
 	return r.status === 0;
 }
 
 function ensureDependencies() {
 	const needed = ['typescript', 'gulp', 'tsx', 'n8n-workflow'];
-	const missing = needed.filter((m) => !fs.existsSync(path.join(REPO, 'node_modules', m, 'package.json')));
+	const missing = needed.filter(
+		(m) => !fs.existsSync(path.join(REPO, 'node_modules', m, 'package.json')),
+	);
 	if (!missing.length) return say('dependencies: present');
 	say(`dependencies: missing (${missing.join(', ')}); running npm ci …`);
 	if (npm(['ci', '--no-audit', '--no-fund'])) return;
@@ -114,7 +132,8 @@ function ensureDependencies() {
 
 function build() {
 	if (process.env.FINVERIFY_SKIP_BUILD === '1') {
-		if (!fs.existsSync(path.join(REPO, 'dist'))) throw new Error('FINVERIFY_SKIP_BUILD=1 but dist/ does not exist');
+		if (!fs.existsSync(path.join(REPO, 'dist')))
+			throw new Error('FINVERIFY_SKIP_BUILD=1 but dist/ does not exist');
 		return say('build: skipped (FINVERIFY_SKIP_BUILD=1), using the existing dist/');
 	}
 	say('build: npm run build …');
@@ -133,26 +152,36 @@ async function checkPorts() {
 		if (await lib.portInUse(port)) busy.push(`${name}: 127.0.0.1:${port}`);
 	}
 	if (busy.length) {
-		throw new Error(`port(s) already in use — is another \`npm start\` running? Stop it or choose other ports:\n  ${busy.join('\n  ')}`);
+		throw new Error(
+			`port(s) already in use — is another \`npm start\` running? Stop it or choose other ports:\n  ${busy.join('\n  ')}`,
+		);
 	}
 }
 
 async function startSandbox() {
-	const main = path.join(REPO, 'sandbox', 'main.ts');
+	const main = path.join(REPO, 'sandbox', 'main.cts');
 	if (!fs.existsSync(main)) {
 		say(`sandbox: ${path.relative(REPO, main)} does not exist (yet); continuing without a sandbox`);
 		return false;
 	}
-	const tsx = path.join(REPO, 'node_modules', '.bin', 'tsx');
-	const child = lib.spawnGroup(tsx, [main], {
+	const child = lib.spawnGroup(process.execPath, ['--require', 'tsx/cjs', main], {
 		cwd: REPO,
-		env: { ...stripNpmEnv(process.env), SANDBOX_PORT: String(SANDBOX_PORT), NODE_ENV: process.env.NODE_ENV === 'test' ? 'development' : process.env.NODE_ENV || 'development' },
+		env: {
+			...stripNpmEnv(process.env),
+			SANDBOX_PORT: String(SANDBOX_PORT),
+			NODE_ENV:
+				process.env.NODE_ENV === 'test' ? 'development' : process.env.NODE_ENV || 'development',
+		},
 		logFile: logPath('sandbox'),
 		onLine: QUIET ? undefined : (l) => console.log(`  [sandbox] ${l}`),
 	});
 	track('sandbox', child);
 	say(`sandbox: starting (pid ${child.pid}) on ${SANDBOX_URL} …`);
-	await lib.waitForHttp(`${SANDBOX_URL}/__sandbox/health`, { timeoutMs: 60000, proc: child, what: 'sandbox' });
+	await lib.waitForHttp(`${SANDBOX_URL}/__sandbox/health`, {
+		timeoutMs: 60000,
+		proc: child,
+		what: 'sandbox',
+	});
 	say('sandbox: ready');
 	return true;
 }
@@ -166,8 +195,15 @@ async function importData(runtime, env) {
 	const credential = { ...lib.SANDBOX_CREDENTIAL, data: lib.sandboxCredentialData(SANDBOX_URL) };
 	// The examples are written for the default ports; other ports (N8N_PORT, SANDBOX_PORT) are filled in here.
 	const workflows = lib
-		.readExampleWorkflows(process.env.FINVERIFY_EXAMPLES_DIR ? path.resolve(process.env.FINVERIFY_EXAMPLES_DIR) : undefined)
-		.map((w) => ({ ...w, workflow: lib.localizeWorkflow(w.workflow, { n8nUrl: N8N_URL, sandboxUrl: SANDBOX_URL }) }));
+		.readExampleWorkflows(
+			process.env.FINVERIFY_EXAMPLES_DIR
+				? path.resolve(process.env.FINVERIFY_EXAMPLES_DIR)
+				: undefined,
+		)
+		.map((w) => ({
+			...w,
+			workflow: lib.localizeWorkflow(w.workflow, { n8nUrl: N8N_URL, sandboxUrl: SANDBOX_URL }),
+		}));
 	const statePath = path.join(USER_FOLDER, '.n8n', 'finverify-imports.json');
 	const dbPath = path.join(USER_FOLDER, '.n8n', 'database.sqlite');
 	const dbId = fs.existsSync(dbPath) ? String(fs.statSync(dbPath).ino) : null;
@@ -190,15 +226,26 @@ async function importData(runtime, env) {
 
 	if (!workflows.length) say('import: no example workflows in examples/ (yet)');
 	else if (state.workflows !== wfHash) {
-		say(`import: ${workflows.length} example workflow(s): ${workflows.map((w) => `${w.workflow.name} [${w.file}]`).join(', ')} …`);
-		await lib.importWorkflows(runtime, env, workflows.map((w) => w.workflow), { name: 'examples.json' });
+		say(
+			`import: ${workflows.length} example workflow(s): ${workflows.map((w) => `${w.workflow.name} [${w.file}]`).join(', ')} …`,
+		);
+		await lib.importWorkflows(
+			runtime,
+			env,
+			workflows.map((w) => w.workflow),
+			{ name: 'examples.json' },
+		);
 		// A FinVerify Trigger receives events only while its workflow is published (the journey example's part 2).
 		for (const w of workflows.filter((x) => lib.hasFinVerifyTrigger(x.workflow))) {
-			say(`import: publishing "${w.workflow.name}" (its FinVerify Trigger listens only while published) …`);
+			say(
+				`import: publishing "${w.workflow.name}" (its FinVerify Trigger listens only while published) …`,
+			);
 			try {
 				await lib.runN8n(runtime, env, ['publish:workflow', `--id=${w.workflow.id}`]);
 			} catch (e) {
-				say(`WARNING: could not publish "${w.workflow.name}"; publish it in the editor. ${String(e.message).split('\n')[0]}`);
+				say(
+					`WARNING: could not publish "${w.workflow.name}"; publish it in the editor. ${String(e.message).split('\n')[0]}`,
+				);
 			}
 		}
 		state.workflows = wfHash;
@@ -226,7 +273,9 @@ async function startN8n(runtime, env) {
 // ---------------------------------------------------------------------------------------------------------------
 
 async function main() {
-	say(`n8n-nodes-finverify: npm start (user folder ${path.relative(REPO, USER_FOLDER) || USER_FOLDER})`);
+	say(
+		`n8n-nodes-finverify: npm start (user folder ${path.relative(REPO, USER_FOLDER) || USER_FOLDER})`,
+	);
 	ensureDependencies();
 	const runtime = await ensureRuntime({ log: (m) => say(m) });
 	say(`runtime: n8n ${runtime.n8nVersion} on ${path.relative(REPO, runtime.node)}`);
@@ -239,7 +288,14 @@ async function main() {
 	say(`package: installed into ${path.relative(REPO, dest)}`);
 
 	const owner = lib.ownerWithHash(runtime, OWNER);
-	const env = lib.n8nEnv({ userFolder: USER_FOLDER, port: N8N_PORT, brokerPort: BROKER_PORT, owner, runtime, inheritN8nEnv: true });
+	const env = lib.n8nEnv({
+		userFolder: USER_FOLDER,
+		port: N8N_PORT,
+		brokerPort: BROKER_PORT,
+		owner,
+		runtime,
+		inheritN8nEnv: true,
+	});
 
 	// The sandbox boots while the n8n CLI imports (each n8n CLI call takes several seconds).
 	const [sandboxUp, workflows] = await Promise.all([startSandbox(), importData(runtime, env)]);
@@ -247,21 +303,38 @@ async function main() {
 
 	await startN8n(runtime, env);
 	const auth = await lib.ensureOwner(N8N_URL, OWNER);
-	say(`owner: login OK (${auth.method === 'existing' ? 'owner managed by env: N8N_INSTANCE_OWNER_*' : 'set up via POST /rest/owner/setup'})`);
-	const types = (await lib.loadedNodeTypes(N8N_URL, auth.cookie)).filter((t) => t.startsWith(`${lib.PACKAGE_NAME}.`));
+	say(
+		`owner: login OK (${auth.method === 'existing' ? 'owner managed by env: N8N_INSTANCE_OWNER_*' : 'set up via POST /rest/owner/setup'})`,
+	);
+	const types = (await lib.loadedNodeTypes(N8N_URL, auth.cookie)).filter((t) =>
+		t.startsWith(`${lib.PACKAGE_NAME}.`),
+	);
 	const missing = Object.values(lib.NODE_TYPES).filter((t) => !types.includes(t));
-	if (missing.length) say(`WARNING: n8n did not load ${missing.join(', ')}; see ${path.relative(REPO, logPath('n8n'))}`);
+	if (missing.length)
+		say(
+			`WARNING: n8n did not load ${missing.join(', ')}; see ${path.relative(REPO, logPath('n8n'))}`,
+		);
 	else say(`package: n8n loaded ${types.join(', ')}`);
 
 	const line = '─'.repeat(72);
 	console.log(`\n${line}`);
 	console.log(`  n8n editor   ${N8N_URL}/`);
 	console.log(`  login        ${OWNER.email}  /  ${OWNER.password}`);
-	console.log(`  sandbox      ${sandboxUp ? SANDBOX_URL : `(not started: sandbox/main.ts missing) would be ${SANDBOX_URL}`}`);
-	console.log(`  credential   "${lib.SANDBOX_CREDENTIAL.name}" (FinVerify API, environment sandbox, key sandbox-key)`);
-	console.log(`  nodes        ${types.length ? types.join(', ') : 'NONE LOADED (see the n8n log)'}`);
-	console.log(`  workflows    ${workflows.length ? workflows.map((w) => `${w.workflow.name} (${N8N_URL}/workflow/${w.workflow.id})`).join('\n               ') : '(none in examples/)'}`);
-	console.log(`  logs         ${path.relative(REPO, logPath('n8n'))}, ${path.relative(REPO, logPath('sandbox'))}`);
+	console.log(
+		`  sandbox      ${sandboxUp ? SANDBOX_URL : `(not started: sandbox/main.cts missing) would be ${SANDBOX_URL}`}`,
+	);
+	console.log(
+		`  credential   "${lib.SANDBOX_CREDENTIAL.name}" (FinVerify API, environment sandbox, key sandbox-key)`,
+	);
+	console.log(
+		`  nodes        ${types.length ? types.join(', ') : 'NONE LOADED (see the n8n log)'}`,
+	);
+	console.log(
+		`  workflows    ${workflows.length ? workflows.map((w) => `${w.workflow.name} (${N8N_URL}/workflow/${w.workflow.id})`).join('\n               ') : '(none in examples/)'}`,
+	);
+	console.log(
+		`  logs         ${path.relative(REPO, logPath('n8n'))}, ${path.relative(REPO, logPath('sandbox'))}`,
+	);
 	console.log(`  ready after  ${elapsed()}            Ctrl-C stops everything.`);
 	console.log(`${line}\n`);
 

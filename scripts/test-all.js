@@ -11,11 +11,20 @@ const root = path.join(__dirname, '..');
 const reports = mkdtempSync(path.join(os.tmpdir(), 'finverify-test-'));
 const jest = (project, extra = []) => [
 	'npx',
-	['jest', '--selectProjects', project, ...extra, '--json', '--outputFile', path.join(reports, `${project}.json`)],
+	[
+		'jest',
+		'--selectProjects',
+		project,
+		...extra,
+		'--json',
+		'--outputFile',
+		path.join(reports, `${project}.json`),
+	],
 ];
 const steps = [
 	['typecheck', 'npx', ['tsc', '-p', 'tsconfig.test.json', '--noEmit']],
-	['lint', 'npx', ['eslint', 'nodes', 'credentials', 'package.json']],
+	['format', 'npm', ['run', 'format:check']],
+	['lint', 'npm', ['run', 'lint']],
 	['build', 'npm', ['run', 'build']],
 	['unit', ...jest('unit')],
 	['integration', ...jest('integration')],
@@ -37,7 +46,9 @@ function count(name) {
 
 function summary() {
 	rmSync(reports, { recursive: true, force: true });
-	console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+	console.log(
+		`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`,
+	);
 }
 
 for (const [name, cmd, args] of steps) {

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as apiRequest from './actions/apiRequest';
@@ -34,13 +39,41 @@ export class FinVerify implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'API Request', value: 'apiRequest', description: 'Any endpoint of the service, with the credential applied' },
-					{ name: 'Bank Statement Journey', value: 'bankStatementJourney', description: 'Account-aggregator consent journey and bank statement analysis' },
-					{ name: 'Collection Session', value: 'collectionSession', description: 'Hosted link that collects ITR or GST data from a recipient' },
-					{ name: 'Company', value: 'company', description: 'Company registry: CIN, LLPIN, PAN and name search' },
-					{ name: 'Credit Report', value: 'creditReport', description: 'Individual multi-bureau and business commercial reports' },
-					{ name: 'Employment', value: 'employment', description: 'EPFO provident-fund employment records' },
-					{ name: 'Income Tax Return', value: 'incomeTaxReturn', description: 'ITR analysis, data and taxpayer portal password reset' },
+					{
+						name: 'API Request',
+						value: 'apiRequest',
+						description: 'Any endpoint of the service, with the credential applied',
+					},
+					{
+						name: 'Bank Statement Journey',
+						value: 'bankStatementJourney',
+						description: 'Account-aggregator consent journey and bank statement analysis',
+					},
+					{
+						name: 'Collection Session',
+						value: 'collectionSession',
+						description: 'Hosted link that collects ITR or GST data from a recipient',
+					},
+					{
+						name: 'Company',
+						value: 'company',
+						description: 'Company registry: CIN, LLPIN, PAN and name search',
+					},
+					{
+						name: 'Credit Report',
+						value: 'creditReport',
+						description: 'Individual multi-bureau and business commercial reports',
+					},
+					{
+						name: 'Employment',
+						value: 'employment',
+						description: 'EPFO provident-fund employment records',
+					},
+					{
+						name: 'Income Tax Return',
+						value: 'incomeTaxReturn',
+						description: 'ITR analysis, data and taxpayer portal password reset',
+					},
 				],
 				default: 'company',
 			},
@@ -53,7 +86,7 @@ export class FinVerify implements INodeType {
 			...apiRequest.description,
 			requestOptionsField,
 		],
-};
+	};
 
 	methods = { listSearch };
 

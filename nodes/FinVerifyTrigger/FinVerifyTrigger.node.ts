@@ -57,28 +57,39 @@ async function assertConfigured(this: IHookFunctions): Promise<void> {
 	if (verification === 'hmacSignature') {
 		const credentials = (await this.getCredentials(CREDENTIAL)) as FinVerifyCredentials;
 		if (!credentials.webhookSecret) {
-			throw new NodeOperationError(this.getNode(), 'The FinVerify credential has no Webhook Signing Secret', {
-				description:
-					'HMAC Signature verification needs the signing secret of your account. Add it to the credential, or choose another Verification.',
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				'The FinVerify credential has no Webhook Signing Secret',
+				{
+					description:
+						'HMAC Signature verification needs the signing secret of your account. Add it to the credential, or choose another Verification.',
+				},
+			);
 		}
 	}
 	// a filter that lets nothing through would acknowledge and drop every delivery without a trace
 	const events = this.getNodeParameter('events', []) as unknown;
 	if (Array.isArray(events) && events.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'No Events are selected', {
-			description: 'Choose Journey Status Changed, Session Status Changed or both; otherwise every delivery is ignored.',
+			description:
+				'Choose Journey Status Changed, Session Status Changed or both; otherwise every delivery is ignored.',
 		});
 	}
 	const statuses = this.getNodeParameter('statuses', []) as unknown;
-	if (this.getNodeParameter('statusFilter', 'all') === 'selected' && Array.isArray(statuses) && statuses.length === 0) {
+	if (
+		this.getNodeParameter('statusFilter', 'all') === 'selected' &&
+		Array.isArray(statuses) &&
+		statuses.length === 0
+	) {
 		throw new NodeOperationError(this.getNode(), 'Selected Statuses needs at least one status', {
-			description: 'Choose the statuses that should start the workflow under Statuses, or set Status Filter to All Statuses.',
+			description:
+				'Choose the statuses that should start the workflow under Statuses, or set Status Filter to All Statuses.',
 		});
 	}
 	if (verification === 'urlToken' && !(this.getNodeParameter('token', '') as string)) {
 		throw new NodeOperationError(this.getNode(), 'Secret Token in URL needs a Token', {
-			description: 'Enter a long random token and add ?token=<token> to the URL you give the service.',
+			description:
+				'Enter a long random token and add ?token=<token> to the URL you give the service.',
 		});
 	}
 }
@@ -149,7 +160,11 @@ export class FinVerifyTrigger implements INodeType {
 						description:
 							'Journeys: analysis complete, consent denied, failed, expired. Sessions: completed, expired, abandoned.',
 					},
-					{ name: 'Selected Statuses', value: 'selected', description: 'Only the statuses chosen below' },
+					{
+						name: 'Selected Statuses',
+						value: 'selected',
+						description: 'Only the statuses chosen below',
+					},
 				],
 				default: 'all',
 			},
@@ -158,21 +173,71 @@ export class FinVerifyTrigger implements INodeType {
 				name: 'statuses',
 				type: 'multiOptions',
 				options: [
-					{ name: 'Journey: Analysis Complete', value: 'journey:analysis_complete', description: 'Final: statement result and analysis are ready (sample payloads say "completed")' },
-					{ name: 'Journey: Consent Denied', value: 'journey:consent_denied', description: 'Final: the customer declined consent' },
-					{ name: 'Journey: Consent Granted', value: 'journey:consent_granted', description: 'Consent given, bank data being fetched' },
-					{ name: 'Journey: Consent Pending', value: 'journey:consent_pending', description: 'Consent link opened, consent not finished' },
-					{ name: 'Journey: Data Fetched', value: 'journey:data_fetched', description: 'Bank data fetched, analysis being generated' },
-					{ name: 'Journey: Expired', value: 'journey:expired', description: 'Final: the journey expired before consent was completed' },
-					{ name: 'Journey: Failed', value: 'journey:failed', description: 'Final: system or network error' },
-					{ name: 'Journey: Initiated', value: 'journey:initiated', description: 'Journey created, consent link not yet opened' },
-					{ name: 'Session: Abandoned', value: 'session:abandoned', description: 'Final: the recipient left without submitting' },
-					{ name: 'Session: Completed', value: 'session:completed', description: 'Final: the recipient submitted their data' },
-					{ name: 'Session: Created', value: 'session:created', description: 'Session created and link emailed' },
-					{ name: 'Session: Expired', value: 'session:expired', description: 'Final: the link expired unused' },
+					{
+						name: 'Journey: Analysis Complete',
+						value: 'journey:analysis_complete',
+						description:
+							'Final: statement result and analysis are ready (sample payloads say "completed")',
+					},
+					{
+						name: 'Journey: Consent Denied',
+						value: 'journey:consent_denied',
+						description: 'Final: the customer declined consent',
+					},
+					{
+						name: 'Journey: Consent Granted',
+						value: 'journey:consent_granted',
+						description: 'Consent given, bank data being fetched',
+					},
+					{
+						name: 'Journey: Consent Pending',
+						value: 'journey:consent_pending',
+						description: 'Consent link opened, consent not finished',
+					},
+					{
+						name: 'Journey: Data Fetched',
+						value: 'journey:data_fetched',
+						description: 'Bank data fetched, analysis being generated',
+					},
+					{
+						name: 'Journey: Expired',
+						value: 'journey:expired',
+						description: 'Final: the journey expired before consent was completed',
+					},
+					{
+						name: 'Journey: Failed',
+						value: 'journey:failed',
+						description: 'Final: system or network error',
+					},
+					{
+						name: 'Journey: Initiated',
+						value: 'journey:initiated',
+						description: 'Journey created, consent link not yet opened',
+					},
+					{
+						name: 'Session: Abandoned',
+						value: 'session:abandoned',
+						description: 'Final: the recipient left without submitting',
+					},
+					{
+						name: 'Session: Completed',
+						value: 'session:completed',
+						description: 'Final: the recipient submitted their data',
+					},
+					{
+						name: 'Session: Created',
+						value: 'session:created',
+						description: 'Session created and link emailed',
+					},
+					{
+						name: 'Session: Expired',
+						value: 'session:expired',
+						description: 'Final: the link expired unused',
+					},
 				],
 				default: [],
-				description: 'Status changes that start the workflow; any other status is acknowledged and ignored',
+				description:
+					'Status changes that start the workflow; any other status is acknowledged and ignored',
 				displayOptions: { show: { statusFilter: ['selected'] } },
 			},
 			{
@@ -195,11 +260,13 @@ export class FinVerifyTrigger implements INodeType {
 					{
 						name: 'Secret Token in URL',
 						value: 'urlToken',
-						description: 'Checks a ?token= query parameter you add to the URL; works with senders that do not sign',
+						description:
+							'Checks a ?token= query parameter you add to the URL; works with senders that do not sign',
 					},
 				],
 				default: 'hmacSignature',
-				description: 'How the trigger checks that a request really comes from the service. Failed checks get a 401 and start nothing.',
+				description:
+					'How the trigger checks that a request really comes from the service. Failed checks get a 401 and start nothing.',
 			},
 			{
 				displayName:
@@ -271,7 +338,8 @@ export class FinVerifyTrigger implements INodeType {
 						name: 'timestampHeader',
 						type: 'string',
 						default: 'X-Webhook-Timestamp',
-						description: 'Header carrying the unix time (seconds) that is signed together with the body',
+						description:
+							'Header carrying the unix time (seconds) that is signed together with the body',
 						displayOptions: { show: { '/verification': ['hmacSignature'] } },
 					},
 					{
@@ -331,7 +399,10 @@ export class FinVerifyTrigger implements INodeType {
 		if (verification === 'hmacSignature') {
 			const credentials = (await this.getCredentials(CREDENTIAL)) as FinVerifyCredentials;
 			if (!credentials.webhookSecret) {
-				throw new NodeOperationError(this.getNode(), 'The FinVerify credential has no Webhook Signing Secret');
+				throw new NodeOperationError(
+					this.getNode(),
+					'The FinVerify credential has no Webhook Signing Secret',
+				);
 			}
 			const result = verifySignature({
 				rawBody,
@@ -342,19 +413,29 @@ export class FinVerifyTrigger implements INodeType {
 				nowMs,
 			});
 			if (!result.valid) {
-				return refuse(401, { error: 'unauthorized', reason: result.reason, message: FAILURE_MESSAGES[result.reason] });
+				return refuse(401, {
+					error: 'unauthorized',
+					reason: result.reason,
+					message: FAILURE_MESSAGES[result.reason],
+				});
 			}
 		} else if (verification === 'urlToken') {
 			const expected = this.getNodeParameter('token', '') as string;
-			if (!expected) throw new NodeOperationError(this.getNode(), 'Secret Token in URL needs a Token');
+			if (!expected)
+				throw new NodeOperationError(this.getNode(), 'Secret Token in URL needs a Token');
 			if (!verifyToken((this.getQueryData() as IDataObject).token, expected)) {
-				return refuse(401, { error: 'unauthorized', reason: 'invalid_token', message: FAILURE_MESSAGES.invalid_token });
+				return refuse(401, {
+					error: 'unauthorized',
+					reason: 'invalid_token',
+					message: FAILURE_MESSAGES.invalid_token,
+				});
 			}
 		}
 
 		// 2. A journey or session event?
 		const parsed = parseJsonBody(rawBody, this.getBodyData());
-		if (!parsed.ok) return refuse(400, { error: 'bad_request', reason: parsed.reason, message: parsed.message });
+		if (!parsed.ok)
+			return refuse(400, { error: 'bad_request', reason: parsed.reason, message: parsed.message });
 		const normalised = normaliseEvent(parsed.body, {
 			eventHeader: header(options.eventHeader, DEFAULT_HEADERS.event),
 			deliveryId: header(options.idHeader, DEFAULT_HEADERS.id),
@@ -362,7 +443,11 @@ export class FinVerifyTrigger implements INodeType {
 			nowMs,
 		});
 		if (!normalised.ok) {
-			return refuse(400, { error: 'bad_request', reason: normalised.reason, message: normalised.message });
+			return refuse(400, {
+				error: 'bad_request',
+				reason: normalised.reason,
+				message: normalised.message,
+			});
 		}
 		const event = normalised.event;
 
@@ -371,7 +456,12 @@ export class FinVerifyTrigger implements INodeType {
 		const key = deliveryKey(event.deliveryId, rawBody);
 		if (windowMinutes > 0 && key) {
 			const staticData = this.getWorkflowStaticData('node');
-			const { duplicate, seen } = checkDelivery(readSeen(staticData[SEEN_KEY]), key, nowMs, windowMinutes * 60_000);
+			const { duplicate, seen } = checkDelivery(
+				readSeen(staticData[SEEN_KEY]),
+				key,
+				nowMs,
+				windowMinutes * 60_000,
+			);
 			staticData[SEEN_KEY] = seen as unknown as IDataObject[];
 			if (duplicate) {
 				return refuse(200, { received: true, duplicate: true, message: 'duplicate, ignored' });

@@ -54,7 +54,10 @@ export function checkDelivery(
  * The key a delivery is deduplicated by: the sender's delivery id when there is one, otherwise a hash
  * of the exact body (a sender without ids that retries sends the same bytes again).
  */
-export function deliveryKey(deliveryId: string | null | undefined, rawBody: Buffer | string | undefined): string | undefined {
+export function deliveryKey(
+	deliveryId: string | null | undefined,
+	rawBody: Buffer | string | undefined,
+): string | undefined {
 	if (deliveryId) return `id:${deliveryId}`;
 	if (rawBody === undefined || rawBody.length === 0) return undefined;
 	return `body:${createHash('sha256').update(rawBody).digest('hex')}`;

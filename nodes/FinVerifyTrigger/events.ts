@@ -2,7 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SESSION_FINAL_STATUSES } from '../FinVerify/helpers/normalize/collectionSession';
 import { isObject, toIsoTimestamp, toText } from '../FinVerify/helpers/normalize/common';
-import { JOURNEY_COMPLETED_ALIASES, JOURNEY_FINAL_STATUSES } from '../FinVerify/helpers/normalize/journey';
+import {
+	JOURNEY_COMPLETED_ALIASES,
+	JOURNEY_FINAL_STATUSES,
+} from '../FinVerify/helpers/normalize/journey';
 
 /**
  * Recognising and normalising the two notifications of the service. The spec leaves event names and
@@ -38,7 +41,11 @@ export interface NormalisedEvent extends IDataObject {
 
 export type ParseResult =
 	| { ok: true; event: NormalisedEvent }
-	| { ok: false; reason: 'malformed_json' | 'not_an_object' | 'unrecognised_event'; message: string };
+	| {
+			ok: false;
+			reason: 'malformed_json' | 'not_an_object' | 'unrecognised_event';
+			message: string;
+	  };
 
 export interface DeliveryMeta {
 	/** Event name from the event header, when present. */
@@ -54,7 +61,9 @@ export interface DeliveryMeta {
 export function parseJsonBody(
 	raw: Buffer | string | undefined,
 	fallback?: unknown,
-): { ok: true; body: IDataObject } | { ok: false; reason: 'malformed_json' | 'not_an_object'; message: string } {
+):
+	| { ok: true; body: IDataObject }
+	| { ok: false; reason: 'malformed_json' | 'not_an_object'; message: string } {
 	let value: unknown = fallback;
 	if (raw !== undefined && raw.length > 0) {
 		const text = typeof raw === 'string' ? raw : raw.toString('utf8');
@@ -65,7 +74,11 @@ export function parseJsonBody(
 		}
 	}
 	if (!isObject(value)) {
-		return { ok: false, reason: 'not_an_object', message: 'The request body must be a JSON object' };
+		return {
+			ok: false,
+			reason: 'not_an_object',
+			message: 'The request body must be a JSON object',
+		};
 	}
 	return { ok: true, body: value };
 }
@@ -84,7 +97,8 @@ export function normaliseStatus(type: EventType, status: unknown): string | null
 }
 
 export function isFinalStatus(type: EventType, status: string): boolean {
-	const final: readonly string[] = type === 'journey' ? JOURNEY_FINAL_STATUSES : SESSION_FINAL_STATUSES;
+	const final: readonly string[] =
+		type === 'journey' ? JOURNEY_FINAL_STATUSES : SESSION_FINAL_STATUSES;
 	return final.includes(status);
 }
 
@@ -174,14 +188,22 @@ export interface EventFilter {
 	statuses: string[];
 }
 
-export type FilterDecision = { pass: true } | { pass: false; reason: 'event_not_selected' | 'status_not_selected' };
+export type FilterDecision =
+	| { pass: true }
+	| { pass: false; reason: 'event_not_selected' | 'status_not_selected' };
 
-export function applyFilter(event: Pick<NormalisedEvent, 'type' | 'status' | 'isFinal'>, filter: EventFilter): FilterDecision {
+export function applyFilter(
+	event: Pick<NormalisedEvent, 'type' | 'status' | 'isFinal'>,
+	filter: EventFilter,
+): FilterDecision {
 	if (!filter.events.includes(event.type)) return { pass: false, reason: 'event_not_selected' };
-	if (filter.statusFilter === 'finalOnly' && !event.isFinal) return { pass: false, reason: 'status_not_selected' };
+	if (filter.statusFilter === 'finalOnly' && !event.isFinal)
+		return { pass: false, reason: 'status_not_selected' };
 	if (filter.statusFilter === 'selected') {
 		// a selection is either plain (`expired`, applies to both types) or typed (`journey:expired`)
-		const selected = filter.statuses.some((s) => s === event.status || s === `${event.type}:${event.status}`);
+		const selected = filter.statuses.some(
+			(s) => s === event.status || s === `${event.type}:${event.status}`,
+		);
 		if (!selected) return { pass: false, reason: 'status_not_selected' };
 	}
 	return { pass: true };

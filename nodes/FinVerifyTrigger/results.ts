@@ -24,7 +24,12 @@ export interface FetchedResults {
 }
 
 function describeFailure(error: unknown): FailureInfo {
-	const e = error as { message?: unknown; httpCode?: unknown; code?: unknown; errorResponse?: IDataObject };
+	const e = error as {
+		message?: unknown;
+		httpCode?: unknown;
+		code?: unknown;
+		errorResponse?: IDataObject;
+	};
 	const response = e?.errorResponse ?? {};
 	// API errors carry the service's code; network failures the transport's network code
 	const code = [response.code, response.error_code, e?.code].find(
@@ -33,7 +38,10 @@ function describeFailure(error: unknown): FailureInfo {
 	return {
 		message: typeof e?.message === 'string' && e.message !== '' ? e.message : 'The request failed',
 		code: code ?? null,
-		httpCode: typeof e?.httpCode === 'string' || typeof e?.httpCode === 'number' ? String(e.httpCode) : null,
+		httpCode:
+			typeof e?.httpCode === 'string' || typeof e?.httpCode === 'number'
+				? String(e.httpCode)
+				: null,
 	};
 }
 
@@ -42,14 +50,23 @@ function describeFailure(error: unknown): FailureInfo {
  * transport (auth, retries, error normalisation). Never throws: a failure becomes `fetchError` so the
  * event itself is not lost.
  */
-export async function fetchJourneyResults(this: IWebhookFunctions, clientId: string): Promise<FetchedResults> {
+export async function fetchJourneyResults(
+	this: IWebhookFunctions,
+	clientId: string,
+): Promise<FetchedResults> {
 	const documents = [
 		{ key: 'statementResult', path: 'aa-bsa-journey/statement-result' },
 		{ key: 'analysis', path: 'aa-bsa-journey/analysis-json' },
 	] as const;
 	const settled = await Promise.allSettled(
 		documents.map(
-			async (doc) => await apiRequest.call(this, { method: 'GET', path: doc.path, qs: { client_id: clientId }, ...FETCH_POLICY }),
+			async (doc) =>
+				await apiRequest.call(this, {
+					method: 'GET',
+					path: doc.path,
+					qs: { client_id: clientId },
+					...FETCH_POLICY,
+				}),
 		),
 	);
 	const result: FetchedResults = {};

@@ -70,7 +70,11 @@ export function parseTimestamp(value: string): number | undefined {
 }
 
 /** Hex HMAC-SHA256 of `<timestamp>.<raw body>`: what the sender puts after `sha256=`. */
-export function computeSignature(secret: string, timestamp: string | number, rawBody: Buffer | string): string {
+export function computeSignature(
+	secret: string,
+	timestamp: string | number,
+	rawBody: Buffer | string,
+): string {
 	return createHmac('sha256', secret)
 		.update(`${timestamp}.`)
 		.update(typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody)
@@ -105,7 +109,10 @@ export function verifySignature(input: SignatureInput): VerificationResult {
 		if (candidates.length === 0) return { valid: false, reason: 'malformed_signature' };
 		if (input.rawBody === undefined) return { valid: false, reason: 'missing_body' };
 
-		const expected = Buffer.from(computeSignature(input.secret, timestampText, input.rawBody), 'hex');
+		const expected = Buffer.from(
+			computeSignature(input.secret, timestampText, input.rawBody),
+			'hex',
+		);
 		// compare against every candidate so the time spent does not depend on which one matched
 		let matched = false;
 		for (const candidate of candidates) if (safeEqual(candidate, expected)) matched = true;

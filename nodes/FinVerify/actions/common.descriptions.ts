@@ -16,7 +16,8 @@ export const panField: INodeProperties = {
 	default: '',
 	required: true,
 	placeholder: 'e.g. ABCDE1234F',
-	description: 'Permanent Account Number: 5 letters, 4 digits, 1 letter. Lowercase is accepted and uppercased.',
+	description:
+		'Permanent Account Number: 5 letters, 4 digits, 1 letter. Lowercase is accepted and uppercased.',
 };
 
 export const fullNameField: INodeProperties = {
@@ -36,7 +37,8 @@ export const mobileNumberField: INodeProperties = {
 	default: '',
 	required: true,
 	placeholder: 'e.g. 9876543210',
-	description: '10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and normalised.',
+	description:
+		'10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and normalised.',
 };
 
 export const consentField: INodeProperties = {
@@ -69,10 +71,12 @@ export const bureausField: INodeProperties = {
 	default: ['cibil'],
 	required: true,
 	options: BUREAUS.map((b) => ({
-		name: b === 'cibil' ? 'CIBIL' : b === 'crif' ? 'CRIF High Mark' : b[0].toUpperCase() + b.slice(1),
+		name:
+			b === 'cibil' ? 'CIBIL' : b === 'crif' ? 'CRIF High Mark' : b[0].toUpperCase() + b.slice(1),
 		value: b,
 	})),
-	description: 'Bureaus to pull a report from (at least one). Each bureau is a separate report and charge.',
+	description:
+		'Bureaus to pull a report from (at least one). Each bureau is a separate report and charge.',
 };
 
 export const businessNameField: INodeProperties = {
@@ -109,7 +113,11 @@ export const companyLocatorField: INodeProperties = {
 			name: 'list',
 			type: 'list',
 			placeholder: 'Type at least 3 letters of the name…',
-			typeOptions: { searchListMethod: 'searchCompanies', searchable: true, searchFilterRequired: true },
+			typeOptions: {
+				searchListMethod: 'searchCompanies',
+				searchable: true,
+				searchFilterRequired: true,
+			},
 		},
 		{
 			displayName: 'By CIN',
@@ -275,7 +283,11 @@ export function statusCallbackUrlField(
 }
 
 /** "Download …" switch plus the output binary field, shown only when downloading. */
-export function downloadFields(displayName: string, description: string, hint: string): INodeProperties[] {
+export function downloadFields(
+	displayName: string,
+	description: string,
+	hint: string,
+): INodeProperties[] {
 	return [
 		{ displayName, name: 'download', type: 'boolean', default: false, description },
 		{ ...binaryPropertyField, displayOptions: { show: { download: [true] } }, hint },

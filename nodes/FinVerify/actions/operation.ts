@@ -6,5 +6,9 @@ import type { RequestPolicy } from '../transport';
 export interface OperationModule {
 	description: INodeProperties[];
 	/** Runs one input item; returns its output items (pairedItem is added by the router). */
-	execute(this: IExecuteFunctions, itemIndex: number, policy: RequestPolicy): Promise<INodeExecutionData[]>;
+	execute(
+		this: IExecuteFunctions,
+		itemIndex: number,
+		policy: RequestPolicy,
+	): Promise<INodeExecutionData[]>;
 }

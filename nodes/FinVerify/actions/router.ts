@@ -35,7 +35,10 @@ const MAX_CONCURRENCY = 10;
  * error output only when its json has no keys but `error`, `message` and `details`, and it replaces the
  * json of items that carry `item.error`; so the code and HTTP status travel in `details`.
  */
-function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+function errorItem(
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+): INodeExecutionData {
 	const details: IDataObject = { description: error.description ?? null };
 	if (error instanceof NodeApiError) {
 		details.code = apiErrorCode(error);
@@ -48,7 +51,9 @@ function toNodeError(this: IExecuteFunctions, error: unknown, itemIndex: number)
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	// Anything else is an unexpected failure inside the node, not an answer of the service; keep its
 	// message only (no request internals).
-	return new NodeOperationError(this.getNode(), (error as Error)?.message ?? String(error), { itemIndex });
+	return new NodeOperationError(this.getNode(), (error as Error)?.message ?? String(error), {
+		itemIndex,
+	});
 }
 
 /**
@@ -63,11 +68,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operations = registry[finVerify.resource] as Record<string, OperationModule>;
 	const module = operations?.[finVerify.operation];
 	if (!module) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	}
 
 	const options = this.getNodeParameter('requestOptions', 0, {}) as IDataObject;
-	const concurrency = Math.max(1, Math.min(Number(options.concurrency ?? DEFAULT_CONCURRENCY) || 1, MAX_CONCURRENCY));
+	const concurrency = Math.max(
+		1,
+		Math.min(Number(options.concurrency ?? DEFAULT_CONCURRENCY) || 1, MAX_CONCURRENCY),
+	);
 	const policy: RequestPolicy = {
 		// an empty or too small timeout (e.g. from an expression) would mean "wait forever"
 		timeoutMs: Number(options.timeout) >= 1000 ? Number(options.timeout) : DEFAULT_TIMEOUT_MS,

@@ -1,4 +1,9 @@
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
 import { downloadReportFile } from './reportFiles';
@@ -31,7 +36,13 @@ async function downloadDocuments(
 	for (const document of documents) {
 		// same rules as the report downloads: the extension follows the content type, empty files fail
 		const baseName = document.fileName.replace(/\.pdf$/, '');
-		binary[document.property] = await downloadReportFile.call(this, document.url, baseName, itemIndex, policy);
+		binary[document.property] = await downloadReportFile.call(
+			this,
+			document.url,
+			baseName,
+			itemIndex,
+			policy,
+		);
 	}
 	return binary;
 }
@@ -67,7 +78,11 @@ export async function withDocuments(
 }
 
 /** The one document of an output item, in `property`; none when not downloading or there is no link. */
-export function documentFor(url: string | null, property: string | undefined, fileName: string): DocumentToDownload[] {
+export function documentFor(
+	url: string | null,
+	property: string | undefined,
+	fileName: string,
+): DocumentToDownload[] {
 	return property && url ? [{ url, property, fileName }] : [];
 }
 

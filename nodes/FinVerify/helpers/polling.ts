@@ -24,8 +24,14 @@ const finite = (value: unknown): number | undefined => {
  * A time limit of 0 means "poll once".
  */
 export function planPolling(intervalSeconds?: unknown, timeLimitSeconds?: unknown): PollPlan {
-	const interval = Math.max(MIN_POLL_INTERVAL_SECONDS, finite(intervalSeconds) ?? DEFAULT_POLL_INTERVAL_SECONDS);
-	const limit = Math.min(MAX_TIME_LIMIT_SECONDS, Math.max(0, finite(timeLimitSeconds) ?? DEFAULT_TIME_LIMIT_SECONDS));
+	const interval = Math.max(
+		MIN_POLL_INTERVAL_SECONDS,
+		finite(intervalSeconds) ?? DEFAULT_POLL_INTERVAL_SECONDS,
+	);
+	const limit = Math.min(
+		MAX_TIME_LIMIT_SECONDS,
+		Math.max(0, finite(timeLimitSeconds) ?? DEFAULT_TIME_LIMIT_SECONDS),
+	);
 	return { intervalMs: Math.round(interval * 1000), timeLimitMs: Math.round(limit * 1000) };
 }
 

@@ -9,7 +9,11 @@ import { downloadDocument } from '../transport';
  * (report PDF) downloaded through the transport. Used by the credit report and company operations.
  */
 
-export async function htmlToBinary(this: IExecuteFunctions, html: string, fileName: string): Promise<IBinaryData> {
+export async function htmlToBinary(
+	this: IExecuteFunctions,
+	html: string,
+	fileName: string,
+): Promise<IBinaryData> {
 	return await this.helpers.prepareBinaryData(Buffer.from(html, 'utf8'), fileName, 'text/html');
 }
 
@@ -38,7 +42,8 @@ export async function downloadReportFile(
 			{ message: 'The document link returned an empty file', itemIndex },
 		);
 	}
-	const mimeType = contentType && contentType !== 'application/octet-stream' ? contentType : 'application/pdf';
+	const mimeType =
+		contentType && contentType !== 'application/octet-stream' ? contentType : 'application/pdf';
 	const extension = EXTENSIONS[mimeType] ?? 'pdf';
 	return await this.helpers.prepareBinaryData(data, `${baseName}.${extension}`, mimeType);
 }

@@ -64,7 +64,12 @@ export function requireText(
 export function assertPan(ctx: FieldContext, value: unknown, field = 'PAN'): string {
 	const pan = asText(value).toUpperCase();
 	if (!PAN_PATTERN.test(pan)) {
-		throw invalidField(ctx, field, value, '10 characters: 5 letters, 4 digits, 1 letter, e.g. ABCDE1234F');
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			'10 characters: 5 letters, 4 digits, 1 letter, e.g. ABCDE1234F',
+		);
 	}
 	return pan;
 }
@@ -117,7 +122,11 @@ export function assertMobile(ctx: FieldContext, value: unknown, field = 'Mobile 
 	return mobile;
 }
 
-export function assertConsent(ctx: FieldContext, value: unknown, field = 'Subject Has Consented'): 'Y' {
+export function assertConsent(
+	ctx: FieldContext,
+	value: unknown,
+	field = 'Subject Has Consented',
+): 'Y' {
 	if (value !== true) {
 		throw new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
 			itemIndex: ctx.itemIndex,
@@ -127,7 +136,11 @@ export function assertConsent(ctx: FieldContext, value: unknown, field = 'Subjec
 	return 'Y';
 }
 
-export function assertGender(ctx: FieldContext, value: unknown, field = 'Gender'): 'male' | 'female' {
+export function assertGender(
+	ctx: FieldContext,
+	value: unknown,
+	field = 'Gender',
+): 'male' | 'female' {
 	const gender = asText(value).toLowerCase();
 	if (gender !== 'male' && gender !== 'female') {
 		throw invalidField(ctx, field, value, '"male" or "female"');
@@ -136,11 +149,7 @@ export function assertGender(ctx: FieldContext, value: unknown, field = 'Gender'
 }
 
 export function assertBureaus(ctx: FieldContext, value: unknown, field = 'Bureaus'): Bureau[] {
-	const list = Array.isArray(value)
-		? value
-		: typeof value === 'string'
-			? value.split(',')
-			: [];
+	const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
 	const bureaus = [...new Set(list.map((b) => asText(b).toLowerCase()).filter(Boolean))];
 	if (bureaus.length === 0 || !bureaus.every((b) => (BUREAUS as readonly string[]).includes(b))) {
 		throw invalidField(ctx, field, value, `at least one of ${BUREAUS.join(', ')}`);
@@ -165,7 +174,13 @@ export function assertHttpUrl(ctx: FieldContext, value: unknown, field = 'URL'):
 	} catch {
 		ok = false;
 	}
-	if (!ok) throw invalidField(ctx, field, value, 'an http:// or https:// URL, e.g. https://example.com/done');
+	if (!ok)
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			'an http:// or https:// URL, e.g. https://example.com/done',
+		);
 	return text;
 }
 
@@ -178,22 +193,37 @@ export function assertPositiveInteger(ctx: FieldContext, value: unknown, field: 
 }
 
 /** Service-issued identifiers (job_id, client_id): non-empty, no spaces. */
-export function assertIdentifier(ctx: FieldContext, value: unknown, field: string, example: string): string {
+export function assertIdentifier(
+	ctx: FieldContext,
+	value: unknown,
+	field: string,
+	example: string,
+): string {
 	const id = asText(value);
 	if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) {
-		throw invalidField(ctx, field, value, `the identifier the service returned, e.g. ${example} (letters, digits, _ - . :)`);
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			`the identifier the service returned, e.g. ${example} (letters, digits, _ - . :)`,
+		);
 	}
 	return id;
 }
 
 export function assertOtp(ctx: FieldContext, value: unknown, field = 'OTP'): string {
 	const otp = asText(value);
-	if (!/^[0-9]{4,8}$/.test(otp)) throw invalidField(ctx, field, value, '4 to 8 digits, e.g. 123456');
+	if (!/^[0-9]{4,8}$/.test(otp))
+		throw invalidField(ctx, field, value, '4 to 8 digits, e.g. 123456');
 	return otp;
 }
 
 /** The binary property name the user chose for an output file, checked before any request. */
-export function assertBinaryPropertyName(ctx: FieldContext, value: unknown, field = 'Put Output File in Field'): string {
+export function assertBinaryPropertyName(
+	ctx: FieldContext,
+	value: unknown,
+	field = 'Put Output File in Field',
+): string {
 	return requireText(ctx, field, value, {
 		maxLength: 100,
 		expected: 'a field name of at most 100 characters, such as data',
@@ -201,7 +231,11 @@ export function assertBinaryPropertyName(ctx: FieldContext, value: unknown, fiel
 }
 
 /** Parses a JSON object given as text or as an object (n8n JSON parameters arrive as either). */
-export function parseJsonObject(ctx: FieldContext, value: unknown, field: string): Record<string, unknown> {
+export function parseJsonObject(
+	ctx: FieldContext,
+	value: unknown,
+	field: string,
+): Record<string, unknown> {
 	if (value === undefined || value === null || value === '') return {};
 	let parsed = value;
 	if (typeof value === 'string') {

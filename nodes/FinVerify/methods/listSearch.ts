@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { normalizeAutocomplete } from '../helpers/normalize/company';
@@ -7,7 +12,11 @@ import { apiErrorCode } from '../transport/errors';
 
 const MIN_QUERY = 3;
 
-async function search(this: ILoadOptionsFunctions, filter: string | undefined, kind: 'Company' | 'LLP') {
+async function search(
+	this: ILoadOptionsFunctions,
+	filter: string | undefined,
+	kind: 'Company' | 'LLP',
+) {
 	const query = (filter ?? '').trim();
 	// The service needs 3 characters; below that there is nothing to ask (and nothing is sent).
 	if (query.length < MIN_QUERY) return { results: [] };
@@ -24,7 +33,8 @@ async function search(this: ILoadOptionsFunctions, filter: string | undefined, k
 		// the service answers "no results" with an error; for a picker that is just an empty list
 		if (apiErrorCode(error) === 'NO_RESULTS') return { results: [] };
 		// both constructors hand back the very error when it already is one of theirs
-		if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+		if (error instanceof NodeApiError)
+			throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 		throw new NodeOperationError(this.getNode(), error as Error);
 	}
 	const results = normalizeAutocomplete(response)
@@ -43,6 +53,9 @@ export async function searchCompanies(
 	return await search.call(this, filter, 'Company');
 }
 
-export async function searchLlps(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchLlps(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return await search.call(this, filter, 'LLP');
 }

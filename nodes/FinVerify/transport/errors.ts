@@ -78,7 +78,10 @@ export function parseApiError(body: unknown, httpStatus?: number): ParsedApiErro
 		};
 	}
 	return {
-		message: text(body.message) ?? text(body.error) ?? `The service answered with HTTP ${httpStatus ?? 'error'}`,
+		message:
+			text(body.message) ??
+			text(body.error) ??
+			`The service answered with HTTP ${httpStatus ?? 'error'}`,
 		code: text(body.code),
 		requestId,
 	};
@@ -88,7 +91,8 @@ export function parseApiError(body: unknown, httpStatus?: number): ParsedApiErro
 export function redactSecrets(value: string, secrets: Array<string | undefined>): string {
 	let out = value;
 	for (const secret of secrets) {
-		if (typeof secret === 'string' && secret.length >= 4) out = out.split(secret).join('[redacted]');
+		if (typeof secret === 'string' && secret.length >= 4)
+			out = out.split(secret).join('[redacted]');
 	}
 	return out;
 }

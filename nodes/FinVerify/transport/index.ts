@@ -22,7 +22,11 @@ export const DEFAULT_MAX_RETRIES = 3;
 /** Upper bound of retries, whatever an expression in the node's Retries option gives. */
 export const MAX_RETRIES = 5;
 
-export type FinVerifyContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type FinVerifyContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
 
 export interface FinVerifyCredentials {
 	environment?: 'production' | 'sandbox' | 'custom';
@@ -59,7 +63,12 @@ export interface ApiRequestOptions extends RequestPolicy {
 	headers?: IDataObject;
 }
 
-const secretsOf = (c: FinVerifyCredentials) => [c.apiKey, c.apiSecret, c.refreshToken, c.webhookSecret];
+const secretsOf = (c: FinVerifyCredentials) => [
+	c.apiKey,
+	c.apiSecret,
+	c.refreshToken,
+	c.webhookSecret,
+];
 
 /** The base address of the credential's environment, without a trailing slash or API prefix. */
 export function resolveBaseUrl(credentials: FinVerifyCredentials): string | undefined {
@@ -67,7 +76,10 @@ export function resolveBaseUrl(credentials: FinVerifyCredentials): string | unde
 		credentials.environment === 'sandbox'
 			? credentials.sandboxUrl || SANDBOX_BASE_URL
 			: (credentials.baseUrl ?? '');
-	const trimmed = raw.trim().replace(/\/+$/, '').replace(/\/api\/v1\/services$/, '');
+	const trimmed = raw
+		.trim()
+		.replace(/\/+$/, '')
+		.replace(/\/api\/v1\/services$/, '');
 	try {
 		const url = new URL(trimmed);
 		if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
@@ -78,7 +90,10 @@ export function resolveBaseUrl(credentials: FinVerifyCredentials): string | unde
 }
 
 async function loadCredentials(this: FinVerifyContext, itemIndex?: number) {
-	const credentials = (await this.getCredentials(CREDENTIAL_TYPE, itemIndex)) as FinVerifyCredentials;
+	const credentials = (await this.getCredentials(
+		CREDENTIAL_TYPE,
+		itemIndex,
+	)) as FinVerifyCredentials;
 	const baseUrl = resolveBaseUrl(credentials);
 	if (!baseUrl) {
 		throw new NodeOperationError(this.getNode(), 'The FinVerify credential has no valid Base URL', {
@@ -126,7 +141,8 @@ function parseBody(body: unknown): { parsed: unknown; malformed: boolean } {
 
 /** Bodies are JSON objects; a bare array or scalar is wrapped so callers always get an object. */
 function asResponseObject(parsed: unknown): IDataObject {
-	if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as IDataObject;
+	if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+		return parsed as IDataObject;
 	return { data: parsed as IDataObject[] };
 }
 
@@ -135,7 +151,10 @@ function asResponseObject(parsed: unknown): IDataObject {
  * (429/5xx/network, exponential backoff with jitter, Retry-After honoured), error normalisation into
  * NodeApiError, and keeping every secret out of errors.
  */
-export async function apiRequest(this: FinVerifyContext, options: ApiRequestOptions): Promise<IDataObject> {
+export async function apiRequest(
+	this: FinVerifyContext,
+	options: ApiRequestOptions,
+): Promise<IDataObject> {
 	const { itemIndex } = options;
 	const { credentials, baseUrl } = await loadCredentials.call(this, itemIndex);
 	const secrets = secretsOf(credentials);
@@ -146,11 +165,15 @@ export async function apiRequest(this: FinVerifyContext, options: ApiRequestOpti
 	const headers: IDataObject = { Accept: 'application/json', ...(options.headers ?? {}) };
 	if (options.sendRefreshToken) {
 		if (!credentials.refreshToken) {
-			throw new NodeOperationError(this.getNode(), 'The FinVerify credential has no Refresh Token', {
-				itemIndex,
-				description:
-					'Collection Session operations need the refresh token of your account. Add it to the credential.',
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				'The FinVerify credential has no Refresh Token',
+				{
+					itemIndex,
+					description:
+						'Collection Session operations need the refresh token of your account. Add it to the credential.',
+				},
+			);
 		}
 		headers.Cookie = `refresh_token=${credentials.refreshToken}`;
 	}
@@ -259,9 +282,13 @@ export async function downloadDocument(
 		}
 	})();
 	if (!/^https?:\/\//i.test(url)) {
-		throw new NodeOperationError(this.getNode(), 'The document link in the response is not an http(s) URL', {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'The document link in the response is not an http(s) URL',
+			{
+				itemIndex,
+			},
+		);
 	}
 	const request: IHttpRequestOptions = {
 		method: 'GET',
@@ -279,15 +306,25 @@ export async function downloadDocument(
 			: // a pre-signed link on another host must not see the credential's headers
 				this.helpers.httpRequest(request))) as IN8nHttpFullResponse;
 	} catch (error) {
-		const message = describeNetworkError(errorCodeOf(error), policy.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-		throw new NodeApiError(this.getNode(), { message }, { message: `Document download failed: ${message}`, itemIndex });
+		const message = describeNetworkError(
+			errorCodeOf(error),
+			policy.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		);
+		throw new NodeApiError(
+			this.getNode(),
+			{ message },
+			{ message: `Document download failed: ${message}`, itemIndex },
+		);
 	}
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		throw new NodeApiError(
 			this.getNode(),
 			{ message: `HTTP ${response.statusCode}` },
 			{
-				message: redactSecrets(`Document download failed with HTTP ${response.statusCode}`, secrets),
+				message: redactSecrets(
+					`Document download failed with HTTP ${response.statusCode}`,
+					secrets,
+				),
 				httpCode: String(response.statusCode),
 				itemIndex,
 			},

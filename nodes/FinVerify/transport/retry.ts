@@ -6,7 +6,13 @@ const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 const NOT_PROCESSED_STATUS = new Set([429, 503]);
 
 /** Network error codes raised before the request reached the server. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 
 /** Longest wait the transport accepts between two attempts, whatever Retry-After asks for. */
 export const MAX_RETRY_WAIT_MS = 30_000;

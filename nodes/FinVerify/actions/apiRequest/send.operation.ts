@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. corporate/cin-lookup',
-		hint: 'Relative to /api/v1/services/ of the credential\'s environment; the credential adds the host and the authentication headers',
+		hint: "Relative to /api/v1/services/ of the credential's environment; the credential adds the host and the authentication headers",
 		description:
 			'Path of the operation, e.g. corporate/cin-lookup or aa-bsa-journey/status. Full URLs and .. are not accepted.',
 	},
@@ -81,7 +81,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to send the credential\'s refresh token as the refresh_token cookie (needed by collection session endpoints)',
+			"Whether to send the credential's refresh token as the refresh_token cookie (needed by collection session endpoints)",
 	},
 	{
 		displayName: 'Options',
@@ -125,7 +125,12 @@ export async function execute(
 	policy: RequestPolicy,
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
-	const method = assertOneOf(ctx, this.getNodeParameter('method', itemIndex, 'POST'), 'Method', METHODS);
+	const method = assertOneOf(
+		ctx,
+		this.getNodeParameter('method', itemIndex, 'POST'),
+		'Method',
+		METHODS,
+	);
 	const rawPath = this.getNodeParameter('path', itemIndex, '');
 	const checked = normalizeServicePath(rawPath);
 	if ('error' in checked) throw invalidField(ctx, 'Path', rawPath, checked.error);
@@ -133,7 +138,11 @@ export async function execute(
 	const body =
 		method === 'GET' || method === 'DELETE'
 			? undefined
-			: (parseJsonObject(ctx, this.getNodeParameter('jsonBody', itemIndex, '{}'), 'Body (JSON)') as IDataObject);
+			: (parseJsonObject(
+					ctx,
+					this.getNodeParameter('jsonBody', itemIndex, '{}'),
+					'Body (JSON)',
+				) as IDataObject);
 	const sendRefreshToken = this.getNodeParameter('sendRefreshToken', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 

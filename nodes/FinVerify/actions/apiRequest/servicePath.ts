@@ -11,9 +11,12 @@ export function normalizeServicePath(input: unknown): { path: string } | { error
 	const raw = typeof input === 'string' ? input.trim() : '';
 	if (raw === '') return { error: 'a path such as corporate/cin-lookup' };
 	if (/^[a-z][a-z0-9+.-]*:/i.test(raw) || raw.startsWith('//')) {
-		return { error: 'a path relative to /api/v1/services/, not a full URL (the credential sets the host)' };
+		return {
+			error: 'a path relative to /api/v1/services/, not a full URL (the credential sets the host)',
+		};
 	}
-	if (/[?#]/.test(raw)) return { error: 'a path without ? or #; put query parameters in "Query Parameters"' };
+	if (/[?#]/.test(raw))
+		return { error: 'a path without ? or #; put query parameters in "Query Parameters"' };
 	if (/[\\\s]/.test(raw)) return { error: 'a path without spaces or backslashes' };
 	let path = raw.replace(/^\/+/, '');
 	const prefix = API_PREFIX.replace(/^\/+/, '');

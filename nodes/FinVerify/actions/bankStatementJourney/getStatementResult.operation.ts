@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PlannedItem } from '../../helpers/documents';
@@ -26,8 +31,8 @@ const properties: INodeProperties[] = [
 	simplifyField,
 	...downloadFields(
 		'Download Statement PDFs',
-		'Whether to download each account\'s statement analysis PDF (the time-limited analysis_pdf_s3_url link) as binary data',
-		'One item: files go to <name>_0, <name>_1… (one per account, in account order). Split per account: each item\'s file is in <name>. Split per transaction: on the first transaction item of each account.',
+		"Whether to download each account's statement analysis PDF (the time-limited analysis_pdf_s3_url link) as binary data",
+		"One item: files go to <name>_0, <name>_1… (one per account, in account order). Split per account: each item's file is in <name>. Split per transaction: on the first transaction item of each account.",
 	),
 	{
 		displayName: 'Options',
@@ -43,21 +48,32 @@ const properties: INodeProperties[] = [
 				type: 'options',
 				default: 'none',
 				options: [
-					{ name: 'No (One Item)', value: 'none', description: 'One item holding every account and its transactions' },
-					{ name: 'One Item per Account', value: 'accounts', description: 'Each account with its transactions' },
+					{
+						name: 'No (One Item)',
+						value: 'none',
+						description: 'One item holding every account and its transactions',
+					},
+					{
+						name: 'One Item per Account',
+						value: 'accounts',
+						description: 'Each account with its transactions',
+					},
 					{
 						name: 'One Item per Transaction',
 						value: 'transactions',
 						description: 'Each transaction, carrying the account it belongs to',
 					},
 				],
-				description: 'Whether to output the statement as one item, one item per account, or one item per transaction',
+				description:
+					'Whether to output the statement as one item, one item per account, or one item per transaction',
 			},
 		],
 	},
 ];
 
-const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['getStatementResult'] } };
+const displayOptions = {
+	show: { resource: ['bankStatementJourney'], operation: ['getStatementResult'] },
+};
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
@@ -67,7 +83,8 @@ export function planStatementItems(
 	splitInto: SplitMode,
 	binaryProperty: string | undefined,
 ): PlannedItem[] {
-	const fileName = (a: StatementAccount) => safeFileName('statement', result.clientId, a.accountIndex);
+	const fileName = (a: StatementAccount) =>
+		safeFileName('statement', result.clientId, a.accountIndex);
 	if (splitInto === 'accounts') {
 		return result.accounts.map((account) => {
 			const documents = documentFor(account.pdfUrl, binaryProperty, fileName(account));
@@ -86,11 +103,17 @@ export function planStatementItems(
 		return result.accounts.flatMap((account) =>
 			transactionItems(result, account).map((json, position) => ({
 				json,
-				documents: position === 0 ? documentFor(account.pdfUrl, binaryProperty, fileName(account)) : [],
+				documents:
+					position === 0 ? documentFor(account.pdfUrl, binaryProperty, fileName(account)) : [],
 			})),
 		);
 	}
-	const { entries, documents } = numberedDocuments(result.accounts, (a) => a.pdfUrl, fileName, binaryProperty);
+	const { entries, documents } = numberedDocuments(
+		result.accounts,
+		(a) => a.pdfUrl,
+		fileName,
+		binaryProperty,
+	);
 	return [{ json: { ...result, accounts: entries }, documents }];
 }
 

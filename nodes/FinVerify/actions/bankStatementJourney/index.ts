@@ -18,7 +18,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Analysis',
 				value: 'getAnalysis',
-				description: 'Get the computed analysis of a finished journey: totals, income, obligations, flags',
+				description:
+					'Get the computed analysis of a finished journey: totals, income, obligations, flags',
 				action: 'Get the analysis of a bank statement journey',
 			},
 			{

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeJourneyStart } from '../../helpers/normalize/journey';
@@ -12,16 +17,30 @@ import {
 } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { extraBodyField, mobileNumberField, readExtraBody, simplifyField, statusCallbackUrlField } from '../common.descriptions';
+import {
+	extraBodyField,
+	mobileNumberField,
+	readExtraBody,
+	simplifyField,
+	statusCallbackUrlField,
+} from '../common.descriptions';
 
 /** Consent types: the field's option value and the value the service expects. */
-const CONSENT_TYPES = { loanUnderwriting: 'loan_underwriting', loanMonitoring: 'loan_monitoring' } as const;
+const CONSENT_TYPES = {
+	loanUnderwriting: 'loan_underwriting',
+	loanMonitoring: 'loan_monitoring',
+} as const;
 
 /** The service's consent_type for an option value (or for the service's own spelling, from an expression). */
 export function consentTypeOf(ctx: FieldContext, value: unknown): string {
 	const api = Object.values(CONSENT_TYPES) as string[];
 	if (typeof value === 'string' && api.includes(value)) return value;
-	const key = assertOneOf(ctx, value, 'Consent Type', Object.keys(CONSENT_TYPES) as Array<keyof typeof CONSENT_TYPES>);
+	const key = assertOneOf(
+		ctx,
+		value,
+		'Consent Type',
+		Object.keys(CONSENT_TYPES) as Array<keyof typeof CONSENT_TYPES>,
+	);
 	return CONSENT_TYPES[key];
 }
 
@@ -112,11 +131,18 @@ export async function execute(
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
 	const consentType = consentTypeOf(ctx, this.getNodeParameter('consentType', itemIndex, ''));
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = { ...readExtraBody(ctx, fields.extraBody), mobile_number: mobile, consent_type: consentType };
+	const body: IDataObject = {
+		...readExtraBody(ctx, fields.extraBody),
+		mobile_number: mobile,
+		consent_type: consentType,
+	};
 	if (fields.webhookUrl) body.webhook_url = assertHttpUrl(ctx, fields.webhookUrl, 'Webhook URL');
-	if (fields.redirectUrl) body.redirect_url = assertHttpUrl(ctx, fields.redirectUrl, 'Redirect URL');
-	if (fields.customerName) body.customer_name = requireText(ctx, 'Customer Name', fields.customerName);
-	if (fields.customerEmail) body.customer_email = assertEmail(ctx, fields.customerEmail, 'Customer Email');
+	if (fields.redirectUrl)
+		body.redirect_url = assertHttpUrl(ctx, fields.redirectUrl, 'Redirect URL');
+	if (fields.customerName)
+		body.customer_name = requireText(ctx, 'Customer Name', fields.customerName);
+	if (fields.customerEmail)
+		body.customer_email = assertEmail(ctx, fields.customerEmail, 'Customer Email');
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
 	const response = await apiRequest.call(this, {
@@ -127,6 +153,11 @@ export async function execute(
 		idempotent: false,
 		itemIndex,
 	});
-	return [{ json: simplify ? { ...normalizeJourneyStart(response), mobileNumber: mobile, consentType } : response }];
+	return [
+		{
+			json: simplify
+				? { ...normalizeJourneyStart(response), mobileNumber: mobile, consentType }
+				: response,
+		},
+	];
 }
-

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeCollectionSession } from '../../helpers/normalize/collectionSession';
@@ -52,7 +57,8 @@ const properties: INodeProperties[] = [
 			displayName: 'Callback URL',
 			name: 'callbackUrl',
 			required: true,
-			description: 'The service POSTs here when the session status changes (completed, abandoned, expired)',
+			description:
+				'The service POSTs here when the session status changes (completed, abandoned, expired)',
 		},
 		'session',
 	),
@@ -69,14 +75,16 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 86400,
-				description: 'How long the link stays usable, in seconds from now (86400 = 24 hours). Without it the service uses its maximum.',
+				description:
+					'How long the link stays usable, in seconds from now (86400 = 24 hours). Without it the service uses its maximum.',
 			},
 			{
 				displayName: 'Metadata (JSON)',
 				name: 'metadata',
 				type: 'json',
 				default: '{}',
-				description: 'Key-value pairs kept with the session, as a JSON object, e.g. {"crm_id": "123"}',
+				description:
+					'Key-value pairs kept with the session, as a JSON object, e.g. {"crm_id": "123"}',
 			},
 			{
 				displayName: 'Recipient Name',
@@ -111,9 +119,21 @@ export async function execute(
 	const ctx = { node: this.getNode(), itemIndex };
 	const body: IDataObject = {
 		flow: assertOneOf(ctx, this.getNodeParameter('flow', itemIndex, ''), 'Flow', FLOWS),
-		redirect_url: assertHttpUrl(ctx, this.getNodeParameter('redirectUrl', itemIndex, ''), 'Redirect URL'),
-		callback_url: assertHttpUrl(ctx, this.getNodeParameter('callbackUrl', itemIndex, ''), 'Callback URL'),
-		recipient_email: assertEmail(ctx, this.getNodeParameter('recipientEmail', itemIndex, ''), 'Recipient Email'),
+		redirect_url: assertHttpUrl(
+			ctx,
+			this.getNodeParameter('redirectUrl', itemIndex, ''),
+			'Redirect URL',
+		),
+		callback_url: assertHttpUrl(
+			ctx,
+			this.getNodeParameter('callbackUrl', itemIndex, ''),
+			'Callback URL',
+		),
+		recipient_email: assertEmail(
+			ctx,
+			this.getNodeParameter('recipientEmail', itemIndex, ''),
+			'Recipient Email',
+		),
 	};
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	if (fields.expiresIn !== undefined && fields.expiresIn !== '') {
@@ -123,8 +143,10 @@ export async function execute(
 		const metadata = parseJsonObject(ctx, fields.metadata, 'Metadata (JSON)');
 		if (Object.keys(metadata).length) body.metadata = metadata as IDataObject;
 	}
-	if (fields.recipientName) body.recipient_name = requireText(ctx, 'Recipient Name', fields.recipientName);
-	if (fields.requesterName) body.requester_name = requireText(ctx, 'Requester Name', fields.requesterName);
+	if (fields.recipientName)
+		body.recipient_name = requireText(ctx, 'Recipient Name', fields.recipientName);
+	if (fields.requesterName)
+		body.requester_name = requireText(ctx, 'Requester Name', fields.requesterName);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
 	const response = await apiRequest.call(this, {

@@ -35,7 +35,11 @@ export async function execute(
 	policy: RequestPolicy,
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
-	const cin = assertCin(ctx, this.getNodeParameter('company', itemIndex, '', { extractValue: true }), 'Company (CIN)');
+	const cin = assertCin(
+		ctx,
+		this.getNodeParameter('company', itemIndex, '', { extractValue: true }),
+		'Company (CIN)',
+	);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const download = this.getNodeParameter('downloadReportPdf', itemIndex, false) as boolean;
 	const binaryProperty = download

@@ -19,7 +19,11 @@ export async function execute(
 	policy: RequestPolicy,
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
-	const llpin = assertLlpin(ctx, this.getNodeParameter('llp', itemIndex, '', { extractValue: true }), 'LLP (LLPIN)');
+	const llpin = assertLlpin(
+		ctx,
+		this.getNodeParameter('llp', itemIndex, '', { extractValue: true }),
+		'LLP (LLPIN)',
+	);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
 	const response = await apiRequest.call(this, {

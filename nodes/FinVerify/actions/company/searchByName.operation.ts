@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { autocompleteEntries, normalizeAutocomplete } from '../../helpers/normalize/company';
@@ -68,14 +74,24 @@ export async function execute(
 	policy: RequestPolicy,
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
-	const companyName = requireText(ctx, 'Company Name', this.getNodeParameter('companyName', itemIndex, ''), {
-		minLength: 3,
-		maxLength: 200,
-		expected: 'at least 3 characters of the name, e.g. Infosys',
-	});
-	const entityType = this.getNodeParameter('entityType', itemIndex, 'all') as 'all' | 'company' | 'llp';
+	const companyName = requireText(
+		ctx,
+		'Company Name',
+		this.getNodeParameter('companyName', itemIndex, ''),
+		{
+			minLength: 3,
+			maxLength: 200,
+			expected: 'at least 3 characters of the name, e.g. Infosys',
+		},
+	);
+	const entityType = this.getNodeParameter('entityType', itemIndex, 'all') as
+		| 'all'
+		| 'company'
+		| 'llp';
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? Infinity : Math.max(1, Number(this.getNodeParameter('limit', itemIndex, 50)) || 50);
+	const limit = returnAll
+		? Infinity
+		: Math.max(1, Number(this.getNodeParameter('limit', itemIndex, 50)) || 50);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
@@ -92,7 +108,8 @@ export async function execute(
 		// "No results" is the empty answer of a search, not a failure, unless the user asked for one
 		if (apiErrorCode(error) === 'NO_RESULTS' && options.errorOnNoResults !== true) return [];
 		// both constructors hand back the very error when it already is one of theirs
-		if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+		if (error instanceof NodeApiError)
+			throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 
@@ -113,5 +130,7 @@ export async function execute(
 			},
 		);
 	}
-	return matches.map(({ entry, raw: rawEntry }) => ({ json: simplify ? { ...entry, query: companyName } : rawEntry }));
+	return matches.map(({ entry, raw: rawEntry }) => ({
+		json: simplify ? { ...entry, query: companyName } : rawEntry,
+	}));
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -7,14 +12,29 @@ import {
 	normalizeCommercialReport,
 } from '../../helpers/normalize/creditReport';
 import { htmlToBinary } from '../../helpers/reportFiles';
-import { assertBinaryPropertyName, assertConsent, assertPan, requireText } from '../../helpers/validation';
+import {
+	assertBinaryPropertyName,
+	assertConsent,
+	assertPan,
+	requireText,
+} from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { binaryPropertyField, businessNameField, consentField, panField, simplifyField } from '../common.descriptions';
+import {
+	binaryPropertyField,
+	businessNameField,
+	consentField,
+	panField,
+	simplifyField,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	businessNameField,
-	{ ...panField, description: 'PAN of the business: 5 letters, 4 digits, 1 letter. Lowercase is accepted and uppercased.' },
+	{
+		...panField,
+		description:
+			'PAN of the business: 5 letters, 4 digits, 1 letter. Lowercase is accepted and uppercased.',
+	},
 	consentField,
 	{
 		displayName: 'Output',
@@ -71,13 +91,23 @@ export async function execute(
 	policy: RequestPolicy,
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
-	const businessName = requireText(ctx, 'Business Name', this.getNodeParameter('businessName', itemIndex, ''), {
-		minLength: 2,
-		maxLength: 300,
-		expected: 'the registered business name, at least 2 characters, e.g. Acme Traders Private Limited',
-	});
+	const businessName = requireText(
+		ctx,
+		'Business Name',
+		this.getNodeParameter('businessName', itemIndex, ''),
+		{
+			minLength: 2,
+			maxLength: 300,
+			expected:
+				'the registered business name, at least 2 characters, e.g. Acme Traders Private Limited',
+		},
+	);
 	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
-	const consent = assertConsent(ctx, this.getNodeParameter('consent', itemIndex, false), 'Subject Has Consented');
+	const consent = assertConsent(
+		ctx,
+		this.getNodeParameter('consent', itemIndex, false),
+		'Subject Has Consented',
+	);
 	const output = this.getNodeParameter('output', itemIndex, 'htmlFile') as 'htmlFile' | 'json';
 	const asFile = output !== 'json';
 	const binaryProperty = asFile
@@ -113,7 +143,8 @@ export async function execute(
 	}
 
 	// a file name, never a path
-	const custom = typeof options.fileName === 'string' ? options.fileName.trim().replace(/[\\/]+/g, '-') : '';
+	const custom =
+		typeof options.fileName === 'string' ? options.fileName.trim().replace(/[\\/]+/g, '-') : '';
 	const fileName = custom
 		? /\.html?$/i.test(custom)
 			? custom

@@ -1,10 +1,24 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { bureauReport, normalizeMultiBureau } from '../../helpers/normalize/creditReport';
 import type { BureauOutcome } from '../../helpers/normalize/creditReport';
 import { downloadReportFile } from '../../helpers/reportFiles';
-import { assertBinaryPropertyName, assertBureaus, assertConsent, assertGender, assertMobile, assertPan, requireText } from '../../helpers/validation';
+import {
+	assertBinaryPropertyName,
+	assertBureaus,
+	assertConsent,
+	assertGender,
+	assertMobile,
+	assertPan,
+	requireText,
+} from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
@@ -68,7 +82,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-const displayOptions = { show: { resource: ['creditReport'], operation: ['getMultiBureauReport'] } };
+const displayOptions = {
+	show: { resource: ['creditReport'], operation: ['getMultiBureauReport'] },
+};
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
@@ -88,7 +104,9 @@ function splitItems(
 		}));
 	}
 	const entries = (
-		typeof response.results === 'object' && response.results !== null ? response.results : response.data
+		typeof response.results === 'object' && response.results !== null
+			? response.results
+			: response.data
 	) as IDataObject | undefined;
 	return outcomes.map((outcome) => ({
 		bureau: outcome.bureau,
@@ -111,11 +129,19 @@ export async function execute(
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
 	const gender = assertGender(ctx, this.getNodeParameter('gender', itemIndex, ''));
 	const bureaus = assertBureaus(ctx, this.getNodeParameter('bureaus', itemIndex, []));
-	const consent = assertConsent(ctx, this.getNodeParameter('consent', itemIndex, false), 'Subject Has Consented');
+	const consent = assertConsent(
+		ctx,
+		this.getNodeParameter('consent', itemIndex, false),
+		'Subject Has Consented',
+	);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const download = this.getNodeParameter('downloadReportPdf', itemIndex, false) as boolean;
 	const binaryProperty = download
-		? assertBinaryPropertyName(ctx, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), 'Put Report Files in Field')
+		? assertBinaryPropertyName(
+				ctx,
+				this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+				'Put Report Files in Field',
+			)
 		: '';
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const split = options.splitIntoItems === true;
@@ -131,7 +157,8 @@ export async function execute(
 	const summary = normalizeMultiBureau(response, bureaus);
 	const reports = new Map<string, IDataObject | null>();
 	if (simplify && options.includeFullReports === true) {
-		for (const outcome of summary.bureaus) reports.set(outcome.bureau, bureauReport(response, outcome.bureau));
+		for (const outcome of summary.bureaus)
+			reports.set(outcome.bureau, bureauReport(response, outcome.bureau));
 	}
 
 	// report documents, one per bureau that sent a link
@@ -140,13 +167,20 @@ export async function execute(
 		for (const outcome of summary.bureaus) {
 			if (!outcome.reportLink) continue;
 			const baseName = `${(outcome.pan ?? pan).toLowerCase()}-${outcome.bureau}-credit-report`;
-			files.set(outcome.bureau, await downloadReportFile.call(this, outcome.reportLink, baseName, itemIndex, policy));
+			files.set(
+				outcome.bureau,
+				await downloadReportFile.call(this, outcome.reportLink, baseName, itemIndex, policy),
+			);
 		}
 	}
 	const fileKey = (bureau: string) => (split ? binaryProperty : `${binaryProperty}_${bureau}`);
 
 	if (split) {
-		const common: IDataObject = { pan: summary.pan, requestId: summary.requestId, shape: summary.shape };
+		const common: IDataObject = {
+			pan: summary.pan,
+			requestId: summary.requestId,
+			shape: summary.shape,
+		};
 		const items = splitItems(response, summary.bureaus, simplify, common, reports);
 		return items.map((json, index) => {
 			const bureau = summary.bureaus[index].bureau;
@@ -163,7 +197,9 @@ export async function execute(
 			bureaus: summary.bureaus.map((outcome) => ({
 				...outcome,
 				...(reports.has(outcome.bureau) ? { report: reports.get(outcome.bureau) ?? null } : {}),
-				...(download ? { reportFile: files.has(outcome.bureau) ? fileKey(outcome.bureau) : null } : {}),
+				...(download
+					? { reportFile: files.has(outcome.bureau) ? fileKey(outcome.bureau) : null }
+					: {}),
 			})),
 		};
 	}

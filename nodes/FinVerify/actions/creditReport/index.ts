@@ -22,7 +22,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Multi-Bureau Report',
 				value: 'getMultiBureauReport',
-				description: 'Get the credit reports and scores of a person from one or more bureaus in one call',
+				description:
+					'Get the credit reports and scores of a person from one or more bureaus in one call',
 				action: 'Get a multi bureau credit report',
 			},
 		],

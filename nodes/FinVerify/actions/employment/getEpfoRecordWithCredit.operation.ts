@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeEpfoCredit } from '../../helpers/normalize/employment';
@@ -35,13 +40,16 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				displayOptions: { show: { '/simplify': [true] } },
-				description: 'Whether to list the individual credit accounts under `credit.accounts` in the simplified output',
+				description:
+					'Whether to list the individual credit accounts under `credit.accounts` in the simplified output',
 			},
 		],
 	},
 ];
 
-const displayOptions = { show: { resource: ['employment'], operation: ['getEpfoRecordWithCredit'] } };
+const displayOptions = {
+	show: { resource: ['employment'], operation: ['getEpfoRecordWithCredit'] },
+};
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
@@ -70,7 +78,11 @@ export async function execute(
 		const parts = summary.missing.map((part) => PART_NAMES[part]).join(' and ');
 		throw new NodeApiError(
 			this.getNode(),
-			{ message: summary.message ?? 'Partial data', code: 'PARTIAL_DATA', missing: summary.missing },
+			{
+				message: summary.message ?? 'Partial data',
+				code: 'PARTIAL_DATA',
+				missing: summary.missing,
+			},
 			{
 				message: `The service returned no ${parts} for this mobile number`,
 				description: `Code: PARTIAL_DATA · missing: ${summary.missing.join(', ')}. Turn off "Error on Partial Data" to get the part that came back.`,
@@ -80,7 +92,8 @@ export async function execute(
 	}
 	if (!simplify) return [{ json: response }];
 	if (summary.credit && options.includeCreditAccounts === false) {
-		const { accounts: _accounts, ...credit } = summary.credit;
+		const credit: Partial<typeof summary.credit> = { ...summary.credit };
+		delete credit.accounts;
 		return [{ json: { ...summary, credit } }];
 	}
 	return [{ json: summary }];

@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get EPFO Record',
 				value: 'getEpfoRecord',
-				description: 'Get the provident-fund member profile, employers and contributions linked to a mobile number',
+				description:
+					'Get the provident-fund member profile, employers and contributions linked to a mobile number',
 				action: 'Get an EPFO record',
 			},
 			{

@@ -17,12 +17,15 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 123456',
-		description: 'The one-time password the taxpayer received after "Reset Portal Password" (digits only)',
+		description:
+			'The one-time password the taxpayer received after "Reset Portal Password" (digits only)',
 	},
 	simplifyField,
 ];
 
-const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['confirmPasswordReset'] } };
+const displayOptions = {
+	show: { resource: ['incomeTaxReturn'], operation: ['confirmPasswordReset'] },
+};
 
 export const description = updateDisplayOptions(displayOptions, properties);
 

@@ -4,7 +4,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { statusOutput, waitForFinalStatusField, waitOptionsField } from '../bankStatementJourney/wait';
+import {
+	statusOutput,
+	waitForFinalStatusField,
+	waitOptionsField,
+} from '../bankStatementJourney/wait';
 import { jobIdField, simplifyField } from '../common.descriptions';
 import { readJobId } from './shared';
 
@@ -18,7 +22,9 @@ const properties: INodeProperties[] = [
 	simplifyField,
 ];
 
-const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['getAnalysisStatus'] } };
+const displayOptions = {
+	show: { resource: ['incomeTaxReturn'], operation: ['getAnalysisStatus'] },
+};
 
 export const description = updateDisplayOptions(displayOptions, properties);
 

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PlannedItem } from '../../helpers/documents';
@@ -23,7 +28,7 @@ const properties: INodeProperties[] = [
 	...downloadFields(
 		'Download Filed Returns',
 		'Whether to download the document of each filed return (its download_link) as binary data',
-		'One item: files go to <name>_0, <name>_1… in the order of filings (newest first). Split per filing: each item\'s file is in <name>.',
+		"One item: files go to <name>_0, <name>_1… in the order of filings (newest first). Split per filing: each item's file is in <name>.",
 	),
 	{
 		displayName: 'Options',
@@ -38,7 +43,8 @@ const properties: INodeProperties[] = [
 				name: 'splitFilings',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to output one item per filed return (each with the taxpayer\'s PAN and name) instead of one item',
+				description:
+					"Whether to output one item per filed return (each with the taxpayer's PAN and name) instead of one item",
 			},
 		],
 	},
@@ -49,7 +55,11 @@ const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['get
 export const description = updateDisplayOptions(displayOptions, properties);
 
 /** Output items and the documents each one gets. Pure. */
-export function planItrItems(data: ItrData, split: boolean, binaryProperty: string | undefined): PlannedItem[] {
+export function planItrItems(
+	data: ItrData,
+	split: boolean,
+	binaryProperty: string | undefined,
+): PlannedItem[] {
 	const fileName = (f: ItrFiling) => safeFileName('itr', data.pan, f.assessmentYear, f.form);
 	if (split) {
 		return splitFilings(data).map((json, position) => {
@@ -58,7 +68,12 @@ export function planItrItems(data: ItrData, split: boolean, binaryProperty: stri
 			return { json: { ...json, binaryProperty: documents[0]?.property ?? null }, documents };
 		});
 	}
-	const { entries, documents } = numberedDocuments(data.filings, (f) => f.downloadLink, fileName, binaryProperty);
+	const { entries, documents } = numberedDocuments(
+		data.filings,
+		(f) => f.downloadLink,
+		fileName,
+		binaryProperty,
+	);
 	return [{ json: { ...data, filings: entries, latestFiling: entries[0] ?? null }, documents }];
 }
 

@@ -6,7 +6,13 @@ import * as getData from './getData.operation';
 import * as resetPortalPassword from './resetPortalPassword.operation';
 import * as startAnalysis from './startAnalysis.operation';
 
-export const operations = { startAnalysis, getAnalysisStatus, getData, resetPortalPassword, confirmPasswordReset };
+export const operations = {
+	startAnalysis,
+	getAnalysisStatus,
+	getData,
+	resetPortalPassword,
+	confirmPasswordReset,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -19,13 +25,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Confirm Password Reset with OTP (Preview)',
 				value: 'confirmPasswordReset',
-				description: 'Confirm a pending portal password reset with the OTP the taxpayer received (shape assumed)',
+				description:
+					'Confirm a pending portal password reset with the OTP the taxpayer received (shape assumed)',
 				action: 'Confirm a portal password reset with OTP',
 			},
 			{
 				name: 'Get Analysis Status (Preview)',
 				value: 'getAnalysisStatus',
-				description: 'Get the status of an ITR analysis job, optionally waiting until it completes (shape assumed)',
+				description:
+					'Get the status of an ITR analysis job, optionally waiting until it completes (shape assumed)',
 				action: 'Get the status of an ITR analysis',
 			},
 			{
@@ -43,7 +51,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Start Analysis (Preview)',
 				value: 'startAnalysis',
-				description: 'Start reading a taxpayer\'s returns from the income-tax portal (shape assumed)',
+				description:
+					"Start reading a taxpayer's returns from the income-tax portal (shape assumed)",
 				action: 'Start an ITR analysis',
 			},
 		],

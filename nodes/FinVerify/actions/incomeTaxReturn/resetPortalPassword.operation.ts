@@ -6,7 +6,12 @@ import { redactDeep } from '../../transport/errors';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { simplifyField } from '../common.descriptions';
-import { portalClientIdField, readPassword, readPortalClientId, withPasswordRedacted } from './shared';
+import {
+	portalClientIdField,
+	readPassword,
+	readPortalClientId,
+	withPasswordRedacted,
+} from './shared';
 
 const properties: INodeProperties[] = [
 	portalClientIdField,
@@ -24,7 +29,9 @@ const properties: INodeProperties[] = [
 	simplifyField,
 ];
 
-const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['resetPortalPassword'] } };
+const displayOptions = {
+	show: { resource: ['incomeTaxReturn'], operation: ['resetPortalPassword'] },
+};
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
@@ -35,18 +42,25 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const clientId = readPortalClientId(ctx, this.getNodeParameter('portalClientId', itemIndex, ''));
-	const password = readPassword(ctx, this.getNodeParameter('newPassword', itemIndex, ''), 'New Password');
+	const password = readPassword(
+		ctx,
+		this.getNodeParameter('newPassword', itemIndex, ''),
+		'New Password',
+	);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
-	const response = await withPasswordRedacted(this.getNode(), password, async () =>
-		await apiRequest.call(this, {
-			...policy,
-			method: 'POST',
-			path: 'itr-analyzer/forget-password',
-			body: { client_id: clientId, password },
-			idempotent: false,
-			itemIndex,
-		}),
+	const response = await withPasswordRedacted(
+		this.getNode(),
+		password,
+		async () =>
+			await apiRequest.call(this, {
+				...policy,
+				method: 'POST',
+				path: 'itr-analyzer/forget-password',
+				body: { client_id: clientId, password },
+				idempotent: false,
+				itemIndex,
+			}),
 	);
 	// the service has no reason to echo the password; if it ever does, it does not reach the output
 	const safe = redactDeep(response, [password]);

@@ -29,7 +29,12 @@ export function readJobId(ctx: FieldContext, value: unknown): string {
  * shown back in an error.
  */
 export function readPassword(ctx: FieldContext, value: unknown, field: string): string {
-	if (typeof value !== 'string' || value.length === 0 || value.trim() === '' || value.length > 128) {
+	if (
+		typeof value !== 'string' ||
+		value.length === 0 ||
+		value.trim() === '' ||
+		value.length > 128
+	) {
 		throw invalidField(ctx, field, undefined, 'a non-empty password of at most 128 characters', {
 			showValue: false,
 		});
@@ -39,12 +44,21 @@ export function readPassword(ctx: FieldContext, value: unknown, field: string): 
 
 /** `YYYY-YY` assessment years, e.g. "2024-25, 2023-24"; each second year must follow the first. */
 export function readAssessmentYears(ctx: FieldContext, value: unknown): string[] {
-	const list = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
+	const list = Array.isArray(value)
+		? value.map(String)
+		: typeof value === 'string'
+			? value.split(',')
+			: [];
 	const years = [...new Set(list.map((y) => y.trim()).filter(Boolean))];
 	for (const year of years) {
 		const m = /^(\d{4})-(\d{2})$/.exec(year);
 		if (!m || (Number(m[1]) + 1) % 100 !== Number(m[2])) {
-			throw invalidField(ctx, 'Assessment Years', value, 'assessment years like 2024-25, separated by commas');
+			throw invalidField(
+				ctx,
+				'Assessment Years',
+				value,
+				'assessment years like 2024-25, separated by commas',
+			);
 		}
 	}
 	return years;
@@ -63,7 +77,8 @@ export function redactPasswordFromError(
 	const secrets = [password];
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.message = redactSecrets(error.message, secrets);
-		if (typeof error.description === 'string') error.description = redactSecrets(error.description, secrets);
+		if (typeof error.description === 'string')
+			error.description = redactSecrets(error.description, secrets);
 		error.messages = error.messages.map((m) => redactSecrets(m, secrets));
 		if (error.errorResponse) error.errorResponse = redactDeep(error.errorResponse, secrets);
 		return error;
@@ -73,7 +88,11 @@ export function redactPasswordFromError(
 }
 
 /** Runs a request that carries a password; no error it raises repeats that password. */
-export async function withPasswordRedacted<T>(node: INode, password: string, run: () => Promise<T>): Promise<T> {
+export async function withPasswordRedacted<T>(
+	node: INode,
+	password: string,
+	run: () => Promise<T>,
+): Promise<T> {
 	try {
 		return await run();
 	} catch (error) {

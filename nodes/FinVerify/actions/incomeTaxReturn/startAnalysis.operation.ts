@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
@@ -19,7 +24,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		description:
-			'The taxpayer\'s income-tax portal password. Sent to the service only, never shown in the output or in errors.',
+			"The taxpayer's income-tax portal password. Sent to the service only, never shown in the output or in errors.",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -35,7 +40,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				placeholder: 'e.g. 2024-25, 2023-24',
 				default: '',
-				description: 'Only analyse these assessment years (comma-separated). Empty means all years the portal has.',
+				description:
+					'Only analyse these assessment years (comma-separated). Empty means all years the portal has.',
 			},
 		],
 	},
@@ -53,7 +59,11 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
-	const password = readPassword(ctx, this.getNodeParameter('portalPassword', itemIndex, ''), 'Portal Password');
+	const password = readPassword(
+		ctx,
+		this.getNodeParameter('portalPassword', itemIndex, ''),
+		'Portal Password',
+	);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraBody(ctx, fields.extraBody);
 	const years = readAssessmentYears(ctx, fields.assessmentYears);
@@ -61,15 +71,18 @@ export async function execute(
 
 	const body: IDataObject = { ...extra, pan, password };
 	if (years.length) body.assessment_years = years;
-	const response = await withPasswordRedacted(this.getNode(), password, async () =>
-		await apiRequest.call(this, {
-			...policy,
-			method: 'POST',
-			path: 'itr-analyzer/analyze',
-			body,
-			idempotent: false,
-			itemIndex,
-		}),
+	const response = await withPasswordRedacted(
+		this.getNode(),
+		password,
+		async () =>
+			await apiRequest.call(this, {
+				...policy,
+				method: 'POST',
+				path: 'itr-analyzer/analyze',
+				body,
+				idempotent: false,
+				itemIndex,
+			}),
 	);
 	// the service has no reason to echo the password; if it ever does, it does not reach the output
 	const safe = redactDeep(response, [password]);

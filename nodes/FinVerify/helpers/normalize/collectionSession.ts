@@ -5,7 +5,11 @@ import { asObject, first, toIsoTimestamp, toText, unwrap } from './common';
 export const SESSION_STATUSES = ['created', 'completed', 'expired', 'abandoned'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 /** The states a session ends in. */
-export const SESSION_FINAL_STATUSES: readonly SessionStatus[] = ['completed', 'expired', 'abandoned'];
+export const SESSION_FINAL_STATUSES: readonly SessionStatus[] = [
+	'completed',
+	'expired',
+	'abandoned',
+];
 
 export interface CollectionSession extends IDataObject {
 	sessionId: string | null;

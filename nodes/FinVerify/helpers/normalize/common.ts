@@ -10,7 +10,8 @@ export const isObject = (value: unknown): value is IDataObject =>
 
 export const asObject = (value: unknown): IDataObject => (isObject(value) ? value : {});
 
-export const asArray = <T = IDataObject>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+export const asArray = <T = IDataObject>(value: unknown): T[] =>
+	Array.isArray(value) ? (value as T[]) : [];
 
 /** First value that is neither undefined, null nor an empty string. */
 export function first<T = unknown>(...values: unknown[]): T | null {

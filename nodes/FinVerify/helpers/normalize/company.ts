@@ -1,7 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Shape } from './common';
-import { asArray, asObject, first, isObject, toBoolean, toIsoDate, toNumber, toText, unwrap } from './common';
+import {
+	asArray,
+	asObject,
+	first,
+	isObject,
+	toBoolean,
+	toIsoDate,
+	toNumber,
+	toText,
+	unwrap,
+} from './common';
 
 /**
  * Corporate registry normalisers (endpoints 3-6). Pure and tolerant: every documented field of either
@@ -130,7 +140,9 @@ function people(list: unknown): Person[] {
 			name: toText(p.name),
 			designation: toText(p.designation),
 			din: toText(p.din),
-			appointedOn: toIsoDate(first(p.date_of_appointment_for_current_designation, p.date_of_appointment)),
+			appointedOn: toIsoDate(
+				first(p.date_of_appointment_for_current_designation, p.date_of_appointment),
+			),
 			ceasedOn: toIsoDate(p.date_of_cessation),
 		};
 	});
@@ -267,7 +279,12 @@ const NO_INSIGHTS: RegistryInsights = {
 	profit: null,
 	employeeCount: null,
 	financialScore: null,
-	riskFlags: { pendingCases: null, bureauDefaults: null, gstFilingDelay: null, epfPaymentDelay: null },
+	riskFlags: {
+		pendingCases: null,
+		bureauDefaults: null,
+		gstFilingDelay: null,
+		epfPaymentDelay: null,
+	},
 	lastAgmDate: null,
 	lastBalanceSheetDate: null,
 	lastAnnualReturnDate: null,
@@ -341,7 +358,9 @@ export function normalizeCompany(body: unknown): CompanySummary {
 			classOfCompany,
 			listed: fromCin.listed,
 			dateOfIncorporation: toIsoDate(company.date_of_incorporation),
-			registeredAddress: toText(first(company.registered_office_address, company.registered_address)),
+			registeredAddress: toText(
+				first(company.registered_office_address, company.registered_address),
+			),
 			state: toText(first(company.state, result.state, fromCin.state)),
 			rocCode: toText(first(company.roc_code, result.roc_code)),
 			registrationNumber: toText(company.registration_number),
@@ -419,8 +438,12 @@ export function normalizeLlp(body: unknown): LlpSummary {
 			name: toText(first(company.legal_name, company.llp_name, result.legal_name)),
 			status: toText(first(company.status, company.llp_status, result.status)),
 			dateOfIncorporation: toIsoDate(company.date_of_incorporation),
-			registeredAddress: toText(first(company.registered_office_address, company.registered_address)),
-			state: toText(first(company.state, result.state, asObject(asArray(result.gst_details)[0]).state)),
+			registeredAddress: toText(
+				first(company.registered_office_address, company.registered_address),
+			),
+			state: toText(
+				first(company.state, result.state, asObject(asArray(result.gst_details)[0]).state),
+			),
 			rocCode: toText(first(company.roc_code, result.roc_code)),
 			totalObligationOfContribution: toNumber(
 				first(company.total_obligation_of_contribution, result.total_obligation_of_contribution),
@@ -432,7 +455,10 @@ export function normalizeLlp(body: unknown): LlpSummary {
 			openChargeCount: Array.isArray(result.open_charges) ? result.open_charges.length : null,
 			creditRatingCount: Array.isArray(result.credit_ratings) ? result.credit_ratings.length : null,
 			legalCaseCount: toNumber(
-				first(disputes.total_cases, Array.isArray(result.legal_history) ? result.legal_history.length : null),
+				first(
+					disputes.total_cases,
+					Array.isArray(result.legal_history) ? result.legal_history.length : null,
+				),
 			),
 			...insights(result),
 		};
@@ -514,9 +540,15 @@ export function normalizeEntity(body: unknown): EntitySummary {
 			status: toText(result.status),
 			cin,
 			llpin: upper(first(result.llpin, isLlp ? rawCin : null)),
-			dateOfIncorporation: toIsoDate(first(company.date_of_incorporation, result.date_of_registration)),
-			registeredAddress: toText(first(result.registered_address, company.registered_office_address)),
-			state: toText(first(result.state, parseCin(cin).state, asObject(asArray(result.gst_details)[0]).state)),
+			dateOfIncorporation: toIsoDate(
+				first(company.date_of_incorporation, result.date_of_registration),
+			),
+			registeredAddress: toText(
+				first(result.registered_address, company.registered_office_address),
+			),
+			state: toText(
+				first(result.state, parseCin(cin).state, asObject(asArray(result.gst_details)[0]).state),
+			),
 			companyCategory: toText(company.company_category),
 			classOfCompany: toText(company.class_of_company),
 			authorisedCapital: toNumber(company.authorised_capital),

@@ -109,7 +109,12 @@ function sampleAccountCount(report: IDataObject): number | null {
 function sampleEnquiryCount(report: IDataObject): number | null {
 	const equifax = equifaxReportData(report);
 	return first<number>(
-		countOf(report.inquiries, report.enquiries, equifax.Enquiries, cibilReportData(report).enquiries),
+		countOf(
+			report.inquiries,
+			report.enquiries,
+			equifax.Enquiries,
+			cibilReportData(report).enquiries,
+		),
 		toNumber(asObject(equifax.EnquirySummary).Total),
 	);
 }
@@ -185,7 +190,10 @@ function missingOutcome(bureau: string): BureauOutcome {
  * Multi-bureau report, either shape, to one stable object. `requested` (the bureaus asked for) fixes
  * the order and adds an unsuccessful outcome for a requested bureau the service left out.
  */
-export function normalizeMultiBureau(body: unknown, requested: readonly string[] = []): MultiBureauSummary {
+export function normalizeMultiBureau(
+	body: unknown,
+	requested: readonly string[] = [],
+): MultiBureauSummary {
 	const object = asObject(body);
 	const isSample = isObject(object.results);
 	const shape: Shape = isSample ? 'sample' : 'reference';
@@ -196,7 +204,11 @@ export function normalizeMultiBureau(body: unknown, requested: readonly string[]
 		const bureau = key.toLowerCase();
 		// the reference `data` object has only bureau keys; skip anything else that is not a bureau entry
 		if (!isObject(value)) continue;
-		if (!isSample && !(KNOWN_BUREAUS as readonly string[]).includes(bureau) && !('score' in value || 'report' in value)) {
+		if (
+			!isSample &&
+			!(KNOWN_BUREAUS as readonly string[]).includes(bureau) &&
+			!('score' in value || 'report' in value)
+		) {
 			continue;
 		}
 		outcomes.set(bureau, isSample ? sampleOutcome(bureau, value) : referenceOutcome(bureau, value));
@@ -220,8 +232,7 @@ export function normalizeMultiBureau(body: unknown, requested: readonly string[]
 		success: declaredSuccess ?? (status !== null ? status === 'success' : successful.length > 0),
 		message: toText(object.message),
 		requestId: toText(first(object.request_id, object.doc_id)),
-		pan:
-			toText(first(object.pan, ...bureaus.map((o) => o.pan)))?.toUpperCase() ?? null,
+		pan: toText(first(object.pan, ...bureaus.map((o) => o.pan)))?.toUpperCase() ?? null,
 		bureaus,
 		scores,
 		successfulBureaus: successful,

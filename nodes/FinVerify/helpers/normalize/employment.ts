@@ -69,7 +69,8 @@ function employers(list: unknown): Employer[] {
 			dateOfExit,
 			current: declaredCurrent ?? dateOfExit === null,
 			tenureMonths:
-				toNumber(first(e.tenure_months, e.service_duration_months, e.tenure)) ?? monthsBetween(dateOfJoining, dateOfExit),
+				toNumber(first(e.tenure_months, e.service_duration_months, e.tenure)) ??
+				monthsBetween(dateOfJoining, dateOfExit),
 			employeeShare: toNumber(e.employee_share),
 			employerShare: toNumber(e.employer_share),
 		};
@@ -145,7 +146,9 @@ function passbookEntries(list: unknown): PassbookEntry[] {
 		.map((raw) => {
 			const p = asObject(raw);
 			return {
-				month: toIsoMonth(first(p.wage_month, p.month, p.period, p.date)) ?? toIsoMonth(toIsoDate(first(p.date, p.period))),
+				month:
+					toIsoMonth(first(p.wage_month, p.month, p.period, p.date)) ??
+					toIsoMonth(toIsoDate(first(p.date, p.period))),
 				establishmentId: upper(p.establishment_id),
 				memberId: upper(p.member_id),
 				wages: toNumber(first(p.wages, p.wage)),
@@ -166,9 +169,12 @@ export function normalizeEpfo(body: unknown): EpfoSummary {
 	const summary = asObject(data.contribution_summary);
 	const jobs = newestFirst(employers(data.employment_history));
 	const passbook = passbookEntries(data.passbook);
-	const employeeShare = toNumber(summary.total_employee_share) ?? sumOf(passbook.map((p) => p.employeeShare));
-	const employerShare = toNumber(summary.total_employer_share) ?? sumOf(passbook.map((p) => p.employerShare));
-	const pensionShare = toNumber(summary.total_pension_share) ?? sumOf(passbook.map((p) => p.pensionShare));
+	const employeeShare =
+		toNumber(summary.total_employee_share) ?? sumOf(passbook.map((p) => p.employeeShare));
+	const employerShare =
+		toNumber(summary.total_employer_share) ?? sumOf(passbook.map((p) => p.employerShare));
+	const pensionShare =
+		toNumber(summary.total_pension_share) ?? sumOf(passbook.map((p) => p.pensionShare));
 	return {
 		success: toBoolean(object.success) ?? true,
 		message: toText(object.message),
@@ -192,9 +198,11 @@ export function normalizeEpfo(body: unknown): EpfoSummary {
 			employeeShare,
 			employerShare,
 			pensionShare,
-			total: toNumber(summary.total_contribution) ?? sumOf([employeeShare, employerShare, pensionShare]),
+			total:
+				toNumber(summary.total_contribution) ?? sumOf([employeeShare, employerShare, pensionShare]),
 			monthsContributed: toNumber(summary.months_contributed),
-			lastContributionMonth: toIsoMonth(summary.last_contribution_month) ?? passbook[0]?.month ?? null,
+			lastContributionMonth:
+				toIsoMonth(summary.last_contribution_month) ?? passbook[0]?.month ?? null,
 			averageMonthlyWage: toNumber(summary.average_monthly_wage),
 		},
 		passbook,
@@ -286,7 +294,13 @@ function declaredMissing(...sources: IDataObject[]): MissingPart[] {
 		for (const raw of asArray<unknown>(source.missing)) {
 			const part = toText(raw)?.toLowerCase();
 			if (part === 'epfo' || part === 'employment') out.push('epfo');
-			else if (part === 'credit' || part === 'crif' || part === 'credit_report' || part === 'bureau') out.push('credit');
+			else if (
+				part === 'credit' ||
+				part === 'crif' ||
+				part === 'credit_report' ||
+				part === 'bureau'
+			)
+				out.push('credit');
 		}
 	}
 	return out;
@@ -362,7 +376,8 @@ function sampleCredit(part: IDataObject): CreditSummary {
 		reportDate: toIsoDate(first(header['DATE-OF-ISSUE'], header['DATE-OF-REQUEST'])),
 		reportId: toText(header['REPORT-ID']),
 		totalAccounts: total,
-		activeAccounts: active ?? (accounts.length ? accounts.filter((a) => statusOf(a) === 'active').length : null),
+		activeAccounts:
+			active ?? (accounts.length ? accounts.filter((a) => statusOf(a) === 'active').length : null),
 		closedAccounts:
 			total !== null && active !== null
 				? total - active
@@ -371,8 +386,11 @@ function sampleCredit(part: IDataObject): CreditSummary {
 					: null,
 		overdueAccounts: toNumber(primary['OVERDUE-ACCOUNTS']),
 		totalOutstanding: toNumber(primary['TOTAL-CURRENT-BALANCE']),
-		totalSanctioned: toNumber(first(primary['TOTAL-SANCTIONED-AMT'], primary['TOTAL-DISBURSED-AMT'])),
-		totalOverdue: toNumber(primary['TOTAL-AMT-OVERDUE']) ?? sumOf(accounts.map((a) => a.overdueAmount)),
+		totalSanctioned: toNumber(
+			first(primary['TOTAL-SANCTIONED-AMT'], primary['TOTAL-DISBURSED-AMT']),
+		),
+		totalOverdue:
+			toNumber(primary['TOTAL-AMT-OVERDUE']) ?? sumOf(accounts.map((a) => a.overdueAmount)),
 		enquiriesLast30Days: toNumber(derived['INQUIRIES-IN-LAST-30-DAYS']),
 		enquiriesLast6Months: toNumber(derived['INQUIRIES-IN-LAST-SIX-MONTHS']),
 		accounts,
@@ -386,7 +404,8 @@ function sampleCredit(part: IDataObject): CreditSummary {
 export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 	const object = asObject(body);
 	const data = unwrap(object);
-	const isSample = 'credit_report' in data || 'doc_id' in data || (isObject(data.epfo) && 'prefill' in data.epfo);
+	const isSample =
+		'credit_report' in data || 'doc_id' in data || (isObject(data.epfo) && 'prefill' in data.epfo);
 	const epfoPart = data.epfo;
 	const creditPart = isSample ? data.credit_report : first(data.crif, data.credit);
 	const missing = new Set<MissingPart>(declaredMissing(object, data));
@@ -404,7 +423,9 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 		const details = asObject(asObject(epfo.prefill).details);
 		const personal = asObject(details.personal_info);
 		const identity = asObject(details.identity_info);
-		const creditName = [toText(credit.first_name), toText(credit.last_name)].filter(Boolean).join(' ');
+		const creditName = [toText(credit.first_name), toText(credit.last_name)]
+			.filter(Boolean)
+			.join(' ');
 		member = {
 			name: toText(first(personal.full_name, creditName)),
 			dateOfBirth: toIsoDate(personal.dob),

@@ -1,7 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Shape } from './common';
-import { asArray, asObject, first, isObject, toIsoDate, toIsoTimestamp, toNumber, toText, unwrap } from './common';
+import {
+	asArray,
+	asObject,
+	first,
+	isObject,
+	toIsoDate,
+	toIsoTimestamp,
+	toNumber,
+	toText,
+	unwrap,
+} from './common';
 
 /**
  * Income-tax return (ITR analyzer) responses, read from either documented shape into one stable output.
@@ -35,7 +45,10 @@ export interface AnalysisJob extends IDataObject {
 export function normalizeAnalysisJob(body: unknown): AnalysisJob {
 	const outer = asObject(body);
 	const data = unwrap(body);
-	const raw = toText(data.status)?.toLowerCase().replace(/[\s-]+/g, '_') ?? null;
+	const raw =
+		toText(data.status)
+			?.toLowerCase()
+			.replace(/[\s-]+/g, '_') ?? null;
 	const status = raw === null ? null : (JOB_ALIASES[raw] ?? raw);
 	return {
 		jobId: toText(first(data.job_id, data.jobId)),
@@ -167,7 +180,11 @@ function pick(sources: IDataObject[], keys: string[]): number | null {
 function incomeHeads(sources: IDataObject[]): IncomeHeads {
 	return {
 		salary: pick(sources, ['salary', 'income_from_salary', 'salary_income']),
-		houseProperty: pick(sources, ['house_property', 'income_from_house_property', 'house_property_income']),
+		houseProperty: pick(sources, [
+			'house_property',
+			'income_from_house_property',
+			'house_property_income',
+		]),
 		businessProfession: pick(sources, [
 			'business_profession',
 			'business_or_profession',
@@ -204,25 +221,43 @@ function filing(raw: unknown): ItrFiling {
 	const sources = [r, incomeSummary, taxComputation];
 	const status = latestStatus(first(r.itr_status, r.status));
 	return {
-		assessmentYear: toAssessmentYear(first(r.assessment_year, r.filing_year, filingInfo.assessment_year)),
+		assessmentYear: toAssessmentYear(
+			first(r.assessment_year, r.filing_year, filingInfo.assessment_year),
+		),
 		form: toItrForm(first(r.itr_type, r.itr_form, analyzed.form_type)),
 		filingDate: toIsoDate(first(r.filing_date, filingInfo.filing_date)),
 		filingType: toText(first(r.filing_type, filingInfo.filing_type)),
 		filingSection: toText(first(r.filing_section, filingInfo.filing_section)),
 		filedBy: toText(r.filled_by),
-		acknowledgementNumber: toText(first(r.acknowledgement_number, r.acknowledgement_no, filingInfo.acknowledgement_no)),
+		acknowledgementNumber: toText(
+			first(r.acknowledgement_number, r.acknowledgement_no, filingInfo.acknowledgement_no),
+		),
 		status: status.status,
 		statusDate: status.date,
 		refundStatus: toText(r.refund_status),
 		grossTotalIncome: pick(sources, ['gross_total_income', 'total_gross_income', 'gross_income']),
 		totalDeductions: pick(sources, ['total_deductions', 'deductions', 'chapter_via_deductions']),
-		taxableIncome: pick(sources, ['net_taxable_income', 'total_taxable_income', 'taxable_income', 'total_income']),
-		taxPayable: pick([r, taxComputation], ['tax_payable', 'total_tax_payable', 'total_tax_liability', 'tax_liability']),
+		taxableIncome: pick(sources, [
+			'net_taxable_income',
+			'total_taxable_income',
+			'taxable_income',
+			'total_income',
+		]),
+		taxPayable: pick(
+			[r, taxComputation],
+			['tax_payable', 'total_tax_payable', 'total_tax_liability', 'tax_liability'],
+		),
 		tdsAmount: pick([r, taxComputation], ['tds_amount', 'tds', 'total_tds', 'tds_tcs']),
 		advanceTax: pick([r, taxComputation], ['advance_tax_paid', 'advance_tax']),
-		selfAssessmentTax: pick([r, taxComputation], ['self_assessment_tax', 'self_assessment_tax_paid']),
+		selfAssessmentTax: pick(
+			[r, taxComputation],
+			['self_assessment_tax', 'self_assessment_tax_paid'],
+		),
 		refundAmount: pick([r, taxComputation], ['refund_amount', 'refund', 'refund_due']),
-		demandAmount: pick([r, taxComputation], ['demand_amount', 'demand', 'tax_due', 'balance_tax_payable']),
+		demandAmount: pick(
+			[r, taxComputation],
+			['demand_amount', 'demand', 'tax_due', 'balance_tax_payable'],
+		),
 		incomeHeads: incomeHeads([headsObject, incomeSummary]),
 		downloadLink: toText(r.download_link),
 	};
@@ -230,7 +265,16 @@ function filing(raw: unknown): ItrFiling {
 
 function joinAddress(raw: unknown): string | null {
 	if (!isObject(raw)) return toText(raw);
-	const parts = ['door_number', 'street', 'locality', 'post_office', 'city', 'state', 'pin_code', 'country']
+	const parts = [
+		'door_number',
+		'street',
+		'locality',
+		'post_office',
+		'city',
+		'state',
+		'pin_code',
+		'country',
+	]
 		.map((k) => toText(raw[k]))
 		.filter((p): p is string => p !== null);
 	return parts.length ? parts.join(', ') : null;
@@ -243,7 +287,8 @@ function joinAddress(raw: unknown): string | null {
  */
 export function normalizeItrData(body: unknown): ItrData {
 	const data = unwrap(body);
-	const isSample = isObject(data.profile) || Array.isArray(data.filings) || Array.isArray(data.tds_26as);
+	const isSample =
+		isObject(data.profile) || Array.isArray(data.filings) || Array.isArray(data.tds_26as);
 	const profileRaw = asObject(data.profile);
 	const address = profileRaw.address;
 	const addressObject = asObject(address);

@@ -1,7 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Shape } from './common';
-import { asArray, asObject, first, isObject, toBoolean, toIsoDate, toIsoTimestamp, toNumber, toText, unwrap } from './common';
+import {
+	asArray,
+	asObject,
+	first,
+	isObject,
+	toBoolean,
+	toIsoDate,
+	toIsoTimestamp,
+	toNumber,
+	toText,
+	unwrap,
+} from './common';
 
 /**
  * Account-aggregator bank statement journey (AA-BSA): status, statement result and analysis, read from
@@ -25,7 +36,12 @@ export const JOURNEY_STATUSES = [
 export type JourneyStatus = (typeof JOURNEY_STATUSES)[number];
 
 /** The states a journey ends in (successfully or not). */
-export const JOURNEY_FINAL_STATUSES: readonly JourneyStatus[] = ['analysis_complete', 'consent_denied', 'failed', 'expired'];
+export const JOURNEY_FINAL_STATUSES: readonly JourneyStatus[] = [
+	'analysis_complete',
+	'consent_denied',
+	'failed',
+	'expired',
+];
 const FINAL_STATUSES = new Set<string>(JOURNEY_FINAL_STATUSES);
 
 /**
@@ -77,10 +93,19 @@ export interface JourneyStatusInfo {
 
 /** Maps a journey status from either shape (`completed` in the sample, `analysis_complete` in the reference). */
 export function normalizeJourneyStatusValue(raw: unknown): JourneyStatusInfo {
-	const text = toText(raw)?.toLowerCase().replace(/[\s-]+/g, '_') ?? null;
+	const text =
+		toText(raw)
+			?.toLowerCase()
+			.replace(/[\s-]+/g, '_') ?? null;
 	if (text === null) return { status: null, isFinal: false, isSuccessful: false };
-	const status = (JOURNEY_STATUSES as readonly string[]).includes(text) ? text : (STATUS_ALIASES[text] ?? text);
-	return { status, isFinal: FINAL_STATUSES.has(status), isSuccessful: status === 'analysis_complete' };
+	const status = (JOURNEY_STATUSES as readonly string[]).includes(text)
+		? text
+		: (STATUS_ALIASES[text] ?? text);
+	return {
+		status,
+		isFinal: FINAL_STATUSES.has(status),
+		isSuccessful: status === 'analysis_complete',
+	};
 }
 
 export interface JourneyAccountStatus extends IDataObject {
@@ -128,7 +153,9 @@ function accountStatus(raw: unknown): JourneyAccountStatus {
 export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
 	const data = unwrap(body);
 	const isSample =
-		data.total_accounts !== undefined || Array.isArray(data.accounts) || data.failed_at_stage !== undefined;
+		data.total_accounts !== undefined ||
+		Array.isArray(data.accounts) ||
+		data.failed_at_stage !== undefined;
 	const info = normalizeJourneyStatusValue(data.status);
 	const accounts = asArray(data.accounts).map(accountStatus);
 	const countBy = (test: (a: JourneyAccountStatus) => boolean) =>
@@ -146,7 +173,8 @@ export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
 		errorMessage: toText(data.error_message),
 		totalAccounts: toNumber(data.total_accounts) ?? (accounts.length > 0 ? accounts.length : null),
 		completedAccounts:
-			toNumber(data.completed_accounts) ?? countBy((a) => normalizeJourneyStatusValue(a.status).isSuccessful),
+			toNumber(data.completed_accounts) ??
+			countBy((a) => normalizeJourneyStatusValue(a.status).isSuccessful),
 		failedAccounts: toNumber(data.failed_accounts) ?? countBy((a) => a.status === 'failed'),
 		accounts,
 		createdAt: toIsoTimestamp(data.created_at),
@@ -185,8 +213,18 @@ export interface Transaction extends IDataObject {
 }
 
 const MONTHS: Record<string, string> = {
-	jan: '01', feb: '02', mar: '03', apr: '04', may: '05', jun: '06',
-	jul: '07', aug: '08', sep: '09', oct: '10', nov: '11', dec: '12',
+	jan: '01',
+	feb: '02',
+	mar: '03',
+	apr: '04',
+	may: '05',
+	jun: '06',
+	jul: '07',
+	aug: '08',
+	sep: '09',
+	oct: '10',
+	nov: '11',
+	dec: '12',
 };
 
 /** ISO date from the formats statements use: those of toIsoDate plus `05-Jan-2024`, `05 Jan 24`. */
@@ -302,7 +340,9 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 function sumOf(transactions: Transaction[], type: TransactionType): number | null {
 	if (transactions.length === 0) return null;
-	return round2(transactions.filter((t) => t.type === type).reduce((s, t) => s + (t.amount ?? 0), 0));
+	return round2(
+		transactions.filter((t) => t.type === type).reduce((s, t) => s + (t.amount ?? 0), 0),
+	);
 }
 
 function signed(t: Transaction): number {
@@ -333,7 +373,8 @@ function statementAccount(raw: unknown, position: number): StatementAccount {
 		statementTo: toStatementDate(first(a.statement_to, period.to, period.end_date)),
 		openingBalance: toNumber(first(a.opening_balance, summary.opening_balance)) ?? openingFromTxns,
 		closingBalance:
-			toNumber(first(a.closing_balance, summary.closing_balance)) ?? (lastTxn ? lastTxn.balance : null),
+			toNumber(first(a.closing_balance, summary.closing_balance)) ??
+			(lastTxn ? lastTxn.balance : null),
 		totalCredits: toNumber(summary.total_credits) ?? sumOf(transactions, 'CREDIT'),
 		totalDebits: toNumber(summary.total_debits) ?? sumOf(transactions, 'DEBIT'),
 		transactionCount: transactions.length,
@@ -348,7 +389,9 @@ export function normalizeStatementResult(body: unknown): StatementResult {
 	const rawAccounts = asArray(data.accounts);
 	const isSample =
 		data.total_accounts !== undefined ||
-		rawAccounts.some((a) => isObject(a) && (isObject(a.account_info) || a.account_index !== undefined));
+		rawAccounts.some(
+			(a) => isObject(a) && (isObject(a.account_info) || a.account_index !== undefined),
+		);
 	const accounts = rawAccounts.map(statementAccount);
 	const status = toText(data.status);
 	return {
@@ -374,8 +417,15 @@ function accountContext(account: StatementAccount): IDataObject {
 }
 
 /** One item per transaction of an account, each carrying the journey and the account it belongs to. */
-export function transactionItems(result: StatementResult, account: StatementAccount): IDataObject[] {
-	return account.transactions.map((transaction) => ({ clientId: result.clientId, account: accountContext(account), ...transaction }));
+export function transactionItems(
+	result: StatementResult,
+	account: StatementAccount,
+): IDataObject[] {
+	return account.transactions.map((transaction) => ({
+		clientId: result.clientId,
+		account: accountContext(account),
+		...transaction,
+	}));
 }
 
 // ---------------------------------------------------------------- analysis
@@ -480,7 +530,15 @@ function healthScoreOf(raw: unknown): HealthScore | null {
 		const score = toNumber(raw);
 		return score === null
 			? null
-			: { score, rating: null, description: null, totalPenalties: null, bounces: null, negativeBalances: null, reconciliationIssues: null };
+			: {
+					score,
+					rating: null,
+					description: null,
+					totalPenalties: null,
+					bounces: null,
+					negativeBalances: null,
+					reconciliationIssues: null,
+				};
 	}
 	const details = asObject(first(raw.details, raw.breakdown));
 	return {
@@ -504,18 +562,38 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 	const flagged = asObject(json.flagged_transactions);
 	const flaggedSummary = asObject(flagged.summary);
 	const health = healthScoreOf(json.health_score);
-	const bounces = countOf(first(flaggedSummary.bounce_count, flaggedSummary.bounces, flagged.bounce_transactions)) ?? health?.bounces ?? null;
+	const bounces =
+		countOf(
+			first(flaggedSummary.bounce_count, flaggedSummary.bounces, flagged.bounce_transactions),
+		) ??
+		health?.bounces ??
+		null;
 	const negatives =
-		countOf(first(flaggedSummary.negative_balance_count, flaggedSummary.negative_balances, flagged.negative_balance_transactions)) ??
+		countOf(
+			first(
+				flaggedSummary.negative_balance_count,
+				flaggedSummary.negative_balances,
+				flagged.negative_balance_transactions,
+			),
+		) ??
 		health?.negativeBalances ??
 		null;
 	const chequeSummary = flagged.cheque_return_summary;
 	const chequeReturns = isObject(chequeSummary)
-		? countOf(first(chequeSummary.total_returns, chequeSummary.count, chequeSummary.inward_returns, chequeSummary.returns))
+		? countOf(
+				first(
+					chequeSummary.total_returns,
+					chequeSummary.count,
+					chequeSummary.inward_returns,
+					chequeSummary.returns,
+				),
+			)
 		: countOf(chequeSummary);
 	const modes = asObject(card.mode_breakdown);
 	const trend = monthlyTrend(json.monthly_summary);
-	const monthEnds = trend.map((m) => m.closingBalance as number | null).filter((b): b is number => b !== null);
+	const monthEnds = trend
+		.map((m) => m.closingBalance as number | null)
+		.filter((b): b is number => b !== null);
 	return {
 		accountIndex: toNumber(a.account_index) ?? position,
 		bankName: toText(first(a.bank_name, card.bank_name)),
@@ -526,14 +604,30 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 		status: toText(a.bsa_status)?.toLowerCase() ?? null,
 		periodFrom: toStatementDate(first(period.start_date, period.from)),
 		periodTo: toStatementDate(first(period.end_date, period.to)),
-		totalCredits: toNumber(first(txns.total_credits, txns.total_credit, txns.total_credit_amount, balances.total_credits)),
-		totalDebits: toNumber(first(txns.total_debits, txns.total_debit, txns.total_debit_amount, balances.total_debits)),
+		totalCredits: toNumber(
+			first(
+				txns.total_credits,
+				txns.total_credit,
+				txns.total_credit_amount,
+				balances.total_credits,
+			),
+		),
+		totalDebits: toNumber(
+			first(txns.total_debits, txns.total_debit, txns.total_debit_amount, balances.total_debits),
+		),
 		averageMonthlyBalance:
 			toNumber(
-				first(balances.average_monthly_balance, balances.avg_monthly_balance, balances.average_balance, balances.avg_balance),
-			) ?? (monthEnds.length ? round2(monthEnds.reduce((s, b) => s + b, 0) / monthEnds.length) : null),
+				first(
+					balances.average_monthly_balance,
+					balances.avg_monthly_balance,
+					balances.average_balance,
+					balances.avg_balance,
+				),
+			) ??
+			(monthEnds.length ? round2(monthEnds.reduce((s, b) => s + b, 0) / monthEnds.length) : null),
 		minimumMonthlyBalance:
-			toNumber(balances.minimum_monthly_balance) ?? (monthEnds.length ? Math.min(...monthEnds) : null),
+			toNumber(balances.minimum_monthly_balance) ??
+			(monthEnds.length ? Math.min(...monthEnds) : null),
 		minimumBalance: toNumber(first(balances.minimum_balance, balances.min_balance)),
 		openingBalance: toNumber(balances.opening_balance),
 		closingBalance: toNumber(balances.closing_balance),
@@ -567,7 +661,8 @@ function monthlyTrend(raw: unknown): IDataObject[] {
 			month: toText(r.month),
 			totalCredits: credits,
 			totalDebits: debits,
-			net: toNumber(r.net) ?? (credits !== null && debits !== null ? round2(credits - debits) : null),
+			net:
+				toNumber(r.net) ?? (credits !== null && debits !== null ? round2(credits - debits) : null),
 			closingBalance: toNumber(first(r.closing_balance, r.month_end_balance)),
 		};
 	});
@@ -579,7 +674,13 @@ function mergeMonthlyTrends(trends: IDataObject[][]): IDataObject[] {
 	for (const row of trends.flat()) {
 		const month = row.month as string | null;
 		if (!month) continue;
-		const acc = byMonth.get(month) ?? { month, totalCredits: null, totalDebits: null, net: null, closingBalance: null };
+		const acc = byMonth.get(month) ?? {
+			month,
+			totalCredits: null,
+			totalDebits: null,
+			net: null,
+			closingBalance: null,
+		};
 		for (const key of ['totalCredits', 'totalDebits', 'net', 'closingBalance']) {
 			acc[key] = total([acc[key] as number | null, row[key] as number | null]);
 		}
@@ -608,21 +709,28 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 	const rawAccounts = asArray(data.accounts);
 	const isSample =
 		!isObject(data.summary) &&
-		(rawAccounts.some((a) => isObject(a) && isObject(a.analysis_json)) || data.total_accounts !== undefined);
+		(rawAccounts.some((a) => isObject(a) && isObject(a.analysis_json)) ||
+			data.total_accounts !== undefined);
 
 	if (isSample) {
 		const accounts = rawAccounts.map(sampleAccountAnalysis);
 		const credits = total(accounts.map((a) => a.totalCredits));
 		const debits = total(accounts.map((a) => a.totalDebits));
-		const scored = accounts.filter((a) => a.healthScore?.score !== null && a.healthScore?.score !== undefined);
+		const scored = accounts.filter(
+			(a) => a.healthScore?.score !== null && a.healthScore?.score !== undefined,
+		);
 		const worst = scored.length
 			? scored.reduce((w, a) => ((a.healthScore?.score ?? 0) < (w.healthScore?.score ?? 0) ? a : w))
 			: undefined;
 		const dates = (pick: (a: AnalysisAccount) => string | null) =>
-			accounts.map(pick).filter((d): d is string => d !== null).sort();
+			accounts
+				.map(pick)
+				.filter((d): d is string => d !== null)
+				.sort();
 		const froms = dates((a) => a.periodFrom);
 		const tos = dates((a) => a.periodTo);
-		const flag = (key: keyof AnalysisFlags) => anyTrue(accounts.map((a) => a.flags[key] as boolean | null));
+		const flag = (key: keyof AnalysisFlags) =>
+			anyTrue(accounts.map((a) => a.flags[key] as boolean | null));
 		return {
 			shape: 'sample',
 			...base,

@@ -1,0 +1,98 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { parseKeys } from '../auth.cjs';
+import type { Sandbox } from '../context.cjs';
+import { ApiError } from '../errors.cjs';
+import { parseFault, type Fault } from '../faults.cjs';
+
+type Params<K extends string> = { Params: Record<K, string> };
+
+const fail = (reply: FastifyReply, status: number, message: string) =>
+	reply.code(status).send({ error: message });
+
+/** Runs a control action; ApiErrors from the state machines become `{error}` with their status. */
+async function guarded(reply: FastifyReply, action: () => unknown): Promise<unknown> {
+	try {
+		return await action();
+	} catch (error) {
+		if (error instanceof ApiError) return fail(reply, error.status, error.message);
+		throw error;
+	}
+}
+
+/** The control API under /__sandbox/ (no authentication). */
+export function registerControl(app: FastifyInstance, sandbox: Sandbox, startedAt: number): void {
+	app.get('/__sandbox/health', async () => ({
+		status: 'ok',
+		shape: sandbox.config.shape,
+		step_ms: sandbox.config.stepMs,
+		uptime_s: Math.round((Date.now() - startedAt) / 1000),
+		operations: sandbox.contract.operations.length,
+	}));
+
+	app.get('/__sandbox/outbox', async () => ({ messages: sandbox.outbox.list() }));
+
+	app.get<{ Querystring: { path?: string } }>('/__sandbox/requests', async (request) => ({
+		requests: sandbox.requests.list(request.query.path),
+	}));
+
+	app.get('/__sandbox/webhooks', async () => ({ deliveries: sandbox.webhooks.list() }));
+
+	app.post('/__sandbox/reset', async () => {
+		sandbox.reset();
+		return { reset: true };
+	});
+
+	app.get('/__sandbox/faults', async () => ({ faults: sandbox.faults.list() }));
+
+	app.post('/__sandbox/faults', async (request, reply) => {
+		const inputs = Array.isArray(request.body) ? request.body : [request.body];
+		const parsed = inputs.map(parseFault);
+		const problem = parsed.find((p): p is string => typeof p === 'string');
+		if (problem) return fail(reply, 400, problem);
+		const added: Fault[] = parsed.map((p) => sandbox.faults.add(p as Exclude<typeof p, string>));
+		return reply.code(201).send({ faults: added });
+	});
+
+	app.delete('/__sandbox/faults', async () => {
+		const cleared = sandbox.faults.list().length;
+		sandbox.faults.clear();
+		return { cleared };
+	});
+
+	app.get('/__sandbox/keys', async () => ({ keys: sandbox.keys.list() }));
+
+	app.post('/__sandbox/keys', async (request, reply) => {
+		try {
+			sandbox.keys.add(parseKeys(request.body));
+		} catch (error) {
+			return fail(reply, 400, (error as Error).message);
+		}
+		return reply.code(201).send({ keys: sandbox.keys.list() });
+	});
+
+	app.post<Params<'clientId'> & { Body: { to?: string } | undefined }>(
+		'/__sandbox/journeys/:clientId/advance',
+		async (request, reply) => {
+			const j = sandbox.journeys.get(request.params.clientId);
+			if (!j) return fail(reply, 404, `no journey ${request.params.clientId}`);
+			return guarded(reply, () => {
+				sandbox.journeys.advance(j, request.body?.to);
+				return { client_id: j.clientId, status: j.status };
+			});
+		},
+	);
+
+	app.post<Params<'sessionId'> & { Body: { status?: string } | undefined }>(
+		'/__sandbox/sessions/:sessionId/status',
+		async (request, reply) => {
+			const s = sandbox.sessions.get(request.params.sessionId);
+			if (!s) return fail(reply, 404, `no session ${request.params.sessionId}`);
+			if (typeof request.body?.status !== 'string') return fail(reply, 400, 'status is required');
+			const status = request.body.status;
+			return guarded(reply, () => {
+				sandbox.sessions.force(s, status);
+				return { session_id: s.sessionId, status: s.status };
+			});
+		},
+	);
+}

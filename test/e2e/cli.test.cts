@@ -1,0 +1,226 @@
+/**
+ * The real n8n app (2.41.1 on Node 24), headless, through its CLI: the package installed as a community package
+ * loads, and every example workflow that starts with a Manual Trigger runs with `n8n execute --rawOutput`
+ * against the sandbox and produces the expected items.
+ * (The trigger and Wait examples need a running n8n: see server.test.cts and browser.test.cts.)
+ */
+import { N8nStack, NODE_TYPES, type RunData } from './helpers/stack.cjs';
+
+jest.setTimeout(120_000);
+
+let stack: N8nStack;
+/** Values only the executions produced (from the sandbox's answers): the secret scan must see them. */
+const produced: string[] = [];
+
+beforeAll(async () => {
+	stack = await N8nStack.create({ name: 'cli' });
+	await stack.importAll();
+}, 900_000); // a fresh clone installs the cached runtime first (5-8 min, once)
+
+afterAll(async () => {
+	await stack?.stop();
+});
+
+const run = (file: string): Promise<RunData> => stack.execute(stack.example(file).id);
+
+test('n8n export:nodes lists both node types of the installed package', async () => {
+	const types = await stack.exportNodeTypes();
+	expect(types).toEqual(expect.arrayContaining([NODE_TYPES.action, NODE_TYPES.trigger]));
+	// installed as a community package: the types carry the package name, not CUSTOM.*
+	expect(types.filter((t) => t.startsWith('CUSTOM.'))).toEqual([]);
+});
+
+test('company-onboarding: search by name → get by CIN → entity by PAN → commercial report as an HTML file', async () => {
+	const r = await run('company-onboarding.json');
+	expect(r.status).toBe('success');
+	expect(r.error).toBeUndefined();
+
+	const matches = r.json('Search company by name');
+	expect(matches).toHaveLength(1); // Limit 1
+	const match = matches[0];
+	expect(match).toMatchObject({ entityType: 'Company', query: 'Tata Agro' });
+	expect(match.name).toMatch(/TATA AGRO/);
+	expect(match.cin).toMatch(/^[LU]\d{5}[A-Z]{2}\d{4}[A-Z]{3}\d{6}$/);
+
+	// the CIN came from the search result through the expression {{ $json.cin }}
+	const [company] = r.json('Get company by CIN');
+	expect(company).toMatchObject({ cin: match.cin, name: match.name, shape: 'sample' });
+	produced.push(company.registeredAddress);
+	expect(company.dateOfIncorporation).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+	expect(typeof company.paidUpCapital).toBe('number');
+
+	const [entity] = r.json('Verify PAN');
+	expect(entity).toMatchObject({ pan: 'AAACT1234K', entityType: 'Company' });
+	expect(entity.name).toEqual(expect.any(String));
+
+	const [report] = r.items('Commercial credit report');
+	expect(report.json).toMatchObject({
+		success: true,
+		businessName: company.name, // {{ $('Get company by CIN').item.json.name }}
+		pan: 'AAACT1234K',
+		reportType: 'html',
+		binaryProperty: 'report',
+	});
+	expect(report.json.reportSize).toBeGreaterThan(200);
+	expect(report.binary.report).toMatchObject({
+		mimeType: 'text/html',
+		fileExtension: 'html',
+		fileName: report.json.fileName,
+	});
+	expect(report.json.fileName).toMatch(/-credit-report\.html$/);
+	// n8n keeps binary data on disk; the stored size is the report's
+	expect(report.binary.report.bytes ?? Number.parseInt(report.binary.report.fileSize, 10)).toBe(
+		report.json.reportSize,
+	);
+});
+
+test('individual-underwriting: multi-bureau + EPFO with credit → a decision consistent with the policy', async () => {
+	const r = await run('individual-underwriting.json');
+	expect(r.status).toBe('success');
+
+	const [bureau] = r.json('Multi-bureau credit report');
+	expect(bureau.pan).toBe('AFZPS7190K');
+	expect(bureau.bureaus.map((b: { bureau: string }) => b.bureau)).toEqual([
+		'cibil',
+		'experian',
+		'crif',
+	]);
+	for (const b of bureau.bureaus) expect(b.score).toBeGreaterThanOrEqual(300);
+	const scores = bureau.bureaus.map((b: { score: number }) => b.score);
+	expect(bureau.lowestScore).toBe(Math.min(...scores));
+
+	const [epfo] = r.json('EPFO employment + credit');
+	// the Set node's "+91 98765 43210" reached the service normalised
+	expect(epfo).toMatchObject({
+		success: true,
+		mobileNumber: '9876543210',
+		partial: false,
+		hasEmployment: true,
+		hasCredit: true,
+	});
+
+	const [summary] = r.json('Underwriting summary');
+	expect(summary).toMatchObject({
+		applicationId: 'APP-2024-0917',
+		applicant: 'Priya Sharma',
+		pan: 'AFZPS7190K',
+		lowestScore: bureau.lowestScore,
+		scores: bureau.scores,
+		bureausWithRecord: ['cibil', 'experian', 'crif'],
+		currentEmployer: epfo.employment.currentEmployer,
+		tenureMonths: epfo.employment.totalTenureMonths,
+		crifScore: epfo.credit.score,
+		loanAmount: 500000,
+	});
+
+	// the If node applied the policy (lowest score >= 700, employed, tenure >= 12 months) to these facts
+	const approve =
+		summary.lowestScore >= 700 && summary.employed === true && summary.tenureMonths >= 12;
+	const decided = approve ? r.json('Meets credit policy?', 0) : r.json('Meets credit policy?', 1);
+	const other = approve ? r.json('Meets credit policy?', 1) : r.json('Meets credit policy?', 0);
+	expect(decided).toHaveLength(1);
+	expect(other).toHaveLength(0);
+	const [decision] = r.json(approve ? 'Approve' : 'Refer to underwriter');
+	expect(decision.decision).toBe(approve ? 'approve' : 'refer');
+	expect(decision.reason).toContain(String(summary.lowestScore));
+	// with the sandbox's deterministic data for this PAN and mobile, the application is approved
+	expect(decision.decision).toBe('approve');
+	expect(r.nodesRun).not.toContain('Refer to underwriter');
+});
+
+test('error-handling: the not-found CIN leaves through the error output and is recorded; the good one does not', async () => {
+	const r = await run('error-handling.json');
+	expect(r.status).toBe('success'); // Continue (using error output): the execution itself succeeds
+
+	const ok = r.json('Get company by CIN', 0);
+	const failed = r.json('Get company by CIN', 1);
+	expect(ok.map((i) => i.cin)).toEqual(['L17110MH1973PLC019786']);
+	expect(failed).toHaveLength(1);
+	expect(failed[0]).toMatchObject({
+		error: expect.stringContaining('U00000MH0000PTC000404'),
+		details: { code: 'COMPANY_NOT_FOUND', httpCode: '404' },
+	});
+
+	expect(r.json('Verified company')).toEqual([
+		expect.objectContaining({
+			cin: 'L17110MH1973PLC019786',
+			verified: true,
+			name: ok[0].name,
+			state: 'Maharashtra',
+		}),
+	]);
+	const [recorded] = r.json('Record failure');
+	expect(recorded).toMatchObject({
+		cin: 'U00000MH0000PTC000404', // paired back to its input item
+		verified: false,
+		errorCode: 'COMPANY_NOT_FOUND',
+		httpCode: 404,
+		errorMessage: failed[0].error,
+	});
+	expect(Date.parse(recorded.recordedAt)).not.toBeNaN();
+});
+
+test("http-request-with-credential: n8n's HTTP Request node with the FinVerify credential (predefined type) reaches the sandbox", async () => {
+	const before = (await stack.control.requests('llpin-lookup')).length;
+	const r = await run('http-request-with-credential.json');
+	expect(r.status).toBe('success');
+	const [out] = r.json('LLP lookup (HTTP Request)');
+	expect(out).toMatchObject({ success: true, status_code: 200, data: { llpin: 'AAB-1234' } });
+
+	const log = (await stack.control.requests('llpin-lookup')).slice(before);
+	expect(log).toHaveLength(1);
+	const [req] = log;
+	expect(req).toMatchObject({
+		method: 'POST',
+		path: '/api/v1/services/corporate/llpin-lookup',
+		status: 200,
+		body: { llpin: 'AAB-1234' },
+	});
+	const headers = req.headers as Record<string, string>;
+	expect(headers['x-api-key']).toBe('sandbox-key'); // the credential's authenticate block applied by n8n
+	expect(headers['x-api-secret']).toBe('[REDACTED]'); // sent (the sandbox redacts it in its log) and accepted: 200
+	expect(headers['user-agent']).toBe('n8n');
+});
+
+test('bank-statement-journey-start: starts a journey whose webhook is the trigger workflow’s production URL', async () => {
+	const trigger = stack.example('bank-statement-journey-trigger.json');
+	const webhookId = trigger.nodes.find((n) => n.type === NODE_TYPES.trigger)?.webhookId;
+	const r = await run('bank-statement-journey-start.json');
+	expect(r.status).toBe('success');
+	const [journey] = r.json('Start journey');
+	expect(journey).toMatchObject({
+		status: 'initiated',
+		isFinal: false,
+		mobileNumber: '9876543210',
+		consentType: 'loan_underwriting',
+	});
+	expect(journey.clientId).toMatch(/^aa_[0-9a-f]{24}$/);
+	produced.push(journey.clientId);
+	expect(journey.journeyUrl).toBe(`${stack.sandbox.url}/journey/${journey.clientId}`);
+
+	const [sent] = (await stack.control.requests('aa-bsa-journey/init')).slice(-1);
+	expect(sent.body).toMatchObject({
+		mobile_number: '9876543210',
+		customer_name: 'Rahul Verma',
+		webhook_url: `${stack.url}/webhook/${webhookId}/finverify`,
+	});
+});
+
+test('nothing in the user folder (database, binary data, logs) contains a credential secret', () => {
+	// control: the scan sees what the executions stored (the database keeps their data as text, the report
+	// file is on disk), so a leaked secret would be found the same way
+	expect(produced).toHaveLength(2);
+	const control = stack.scanFiles([...produced, '<html']);
+	expect(control.scanned).toContain('.n8n/database.sqlite');
+	for (const value of produced)
+		expect(
+			control.hits.filter((h) => h.secret === value && h.file.startsWith('.n8n/database.sqlite'))
+				.length,
+		).toBeGreaterThan(0);
+	expect(control.hits).toContainEqual({
+		file: expect.stringMatching(/^\.n8n\/storage\/.*binary_data/),
+		secret: '<html',
+	});
+
+	expect(stack.filesWithSecrets()).toEqual([]);
+});

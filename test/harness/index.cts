@@ -1,0 +1,15 @@
+export { Engine, PACKAGE_DIR } from './engine.cjs';
+export type { RunResult, WebhookServer, WorkflowJson } from './engine.cjs';
+export {
+	CREDENTIAL_REF,
+	FINVERIFY_NODE,
+	FINVERIFY_TRIGGER_NODE,
+	loadWorkflow,
+	nodeWorkflow,
+	withParameters,
+} from './workflows.cjs';
+export type { SingleNodeOptions } from './workflows.cjs';
+export { SANDBOX_KEYS, SandboxControl, sandboxCredentials, startTestSandbox } from './sandbox.cjs';
+export type { LoggedRequest, Shape } from './sandbox.cjs';
+export { startStubServer } from './stub-server.cjs';
+export type { StubServer, StubRequest } from './stub-server.cjs';

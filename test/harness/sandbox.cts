@@ -1,0 +1,100 @@
+import type { IDataObject } from 'n8n-workflow';
+
+export type Shape = 'sample' | 'reference';
+
+export const SANDBOX_KEYS = {
+	apiKey: 'sandbox-key',
+	apiSecret: 'sandbox-secret',
+	refreshToken: 'sandbox-refresh-token',
+	webhookSecret: 'sandbox-webhook-secret',
+};
+
+/** Decrypted `finVerifyApi` credential data pointing at a sandbox. */
+export function sandboxCredentials(url: string, overrides: IDataObject = {}) {
+	return {
+		finVerifyApi: { environment: 'sandbox', sandboxUrl: url, ...SANDBOX_KEYS, ...overrides },
+	};
+}
+
+export interface SandboxHandle {
+	url: string;
+	port: number;
+	close(): Promise<void>;
+}
+
+/** Starts the sandbox in-process on a random loopback port. */
+export async function startTestSandbox(
+	options: { shape?: Shape; stepMs?: number; webhookSecret?: string } = {},
+) {
+	// loaded lazily so suites that do not need the sandbox do not pay for it
+	const { startSandbox } = (await import('../../sandbox/server.cjs')) as {
+		startSandbox: (o: IDataObject) => Promise<SandboxHandle>;
+	};
+	const sandbox = await startSandbox({
+		port: 0,
+		host: '127.0.0.1',
+		quiet: true,
+		stepMs: 50,
+		...options,
+	});
+	return Object.assign(sandbox, { control: new SandboxControl(sandbox.url) });
+}
+
+export interface LoggedRequest extends IDataObject {
+	method: string;
+	path: string;
+	status: number;
+}
+
+/** Client of the sandbox's control API (/__sandbox/). */
+export class SandboxControl {
+	constructor(readonly url: string) {}
+
+	private async call(method: string, path: string, body?: unknown) {
+		const response = await fetch(`${this.url}/__sandbox/${path}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`sandbox ${method} ${path}: HTTP ${response.status} ${text}`);
+		return text ? JSON.parse(text) : undefined;
+	}
+
+	/** The request log, optionally only requests whose path contains `pathPart`. */
+	async requests(pathPart?: string): Promise<LoggedRequest[]> {
+		const body = await this.call('GET', 'requests');
+		const list = (Array.isArray(body) ? body : (body?.requests ?? [])) as LoggedRequest[];
+		return pathPart ? list.filter((r) => String(r.path ?? r.url).includes(pathPart)) : list;
+	}
+
+	async reset() {
+		return await this.call('POST', 'reset');
+	}
+
+	async fault(fault: IDataObject) {
+		return await this.call('POST', 'faults', fault);
+	}
+
+	async clearFaults() {
+		return await this.call('DELETE', 'faults');
+	}
+
+	async outbox(): Promise<IDataObject[]> {
+		const body = await this.call('GET', 'outbox');
+		return Array.isArray(body) ? body : (body?.messages ?? body?.outbox ?? []);
+	}
+
+	async webhooks(): Promise<IDataObject[]> {
+		const body = await this.call('GET', 'webhooks');
+		return Array.isArray(body) ? body : (body?.deliveries ?? body?.webhooks ?? []);
+	}
+
+	async advanceJourney(clientId: string, to?: string) {
+		return await this.call('POST', `journeys/${clientId}/advance`, to ? { to } : {});
+	}
+
+	async setSessionStatus(sessionId: string, status: string) {
+		return await this.call('POST', `sessions/${sessionId}/status`, { status });
+	}
+}

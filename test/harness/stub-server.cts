@@ -1,0 +1,96 @@
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface StubRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: IncomingHttpHeaders;
+	body: unknown;
+	at: number;
+}
+
+export interface StubResponse {
+	status?: number;
+	headers?: Record<string, string>;
+	/** An object is sent as JSON; a string as is. */
+	body?: unknown;
+	/** Destroy the socket instead of answering. */
+	drop?: boolean;
+	delayMs?: number;
+}
+
+export interface StubServer {
+	url: string;
+	requests: StubRequest[];
+	/** Queue answers for a path: each request takes the next one; the last one repeats. */
+	respond(path: string, ...responses: StubResponse[]): void;
+	close(): Promise<void>;
+}
+
+/**
+ * A scripted HTTP server on 127.0.0.1 for transport tests that need exact control over statuses,
+ * headers and bodies (the sandbox covers the service's behaviour; this covers the wire).
+ */
+export async function startStubServer(): Promise<StubServer> {
+	const requests: StubRequest[] = [];
+	const scripts = new Map<string, StubResponse[]>();
+	const server: Server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => {
+			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+			const raw = Buffer.concat(chunks).toString('utf8');
+			let body: unknown = raw;
+			try {
+				body = raw ? JSON.parse(raw) : undefined;
+			} catch {
+				body = raw;
+			}
+			requests.push({
+				method: req.method ?? 'GET',
+				path: url.pathname,
+				query: Object.fromEntries(url.searchParams),
+				headers: req.headers,
+				body,
+				at: Date.now(),
+			});
+			const queue = scripts.get(url.pathname) ?? [
+				{ status: 404, body: { success: false, message: 'no script', error_code: 'NOT_FOUND' } },
+			];
+			const answer = queue.length > 1 ? queue.shift()! : queue[0];
+			const send = () => {
+				if (answer.drop) {
+					req.socket.destroy();
+					return;
+				}
+				const isText = typeof answer.body === 'string';
+				res.writeHead(answer.status ?? 200, {
+					'content-type': isText ? 'text/html' : 'application/json',
+					...(answer.headers ?? {}),
+				});
+				res.end(
+					answer.body === undefined
+						? ''
+						: isText
+							? (answer.body as string)
+							: JSON.stringify(answer.body),
+				);
+			};
+			if (answer.delayMs) setTimeout(send, answer.delayMs);
+			else send();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		respond: (path, ...responses) => scripts.set(path, [...responses]),
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}

@@ -1,0 +1,141 @@
+/**
+ * The router through the real engine: bounded concurrency keeps output order and pairing; Continue On
+ * Fail and "Continue (using error output)" produce error items n8n routes to the right branch.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { Engine, nodeWorkflow, startStubServer } from '../harness/index.cjs';
+import type { StubServer } from '../harness/index.cjs';
+
+const PATH = '/api/v1/services/corporate/cin-lookup';
+const cins = [
+	'L17110MH1973PLC019786',
+	'U72200KA2001PTC028939',
+	'L22210MH1995PLC084781',
+	'U74999DL2015PTC279146',
+	'L65910MH1992PLC067532',
+];
+const ok = (cin: string) => ({
+	body: { success: true, message: 'ok', data: { cin, company_name: `COMPANY ${cin.slice(-4)}` } },
+});
+
+let engine: Engine;
+let stub: StubServer;
+
+const lookupEach = (
+	items: IDataObject[],
+	extra: IDataObject = {},
+	onError?: 'continueRegularOutput' | 'continueErrorOutput',
+) =>
+	nodeWorkflow({
+		items,
+		onError,
+		parameters: {
+			resource: 'company',
+			operation: 'getByCin',
+			company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
+			requestOptions: { maxRetries: 0, ...extra },
+		},
+	});
+
+beforeAll(async () => {
+	engine = await Engine.create();
+	stub = await startStubServer();
+	engine.setCredentials({
+		finVerifyApi: {
+			environment: 'custom',
+			baseUrl: stub.url,
+			apiKey: 'k-123456',
+			apiSecret: 's-123456',
+		},
+	});
+});
+afterAll(async () => await stub.close());
+beforeEach(() => stub.requests.splice(0));
+
+test('with 3 items in parallel, slow early answers still come out in input order, each paired to its input', async () => {
+	// answers in arrival order: the first two are slow, the rest fast
+	stub.respond(PATH, { ...ok('X'), delayMs: 400 }, { ...ok('X'), delayMs: 300 }, ok('X'));
+	const result = await engine.run(
+		lookupEach(
+			cins.map((cin) => ({ cin })),
+			{ concurrency: 3 },
+		),
+	);
+	expect(result.error).toBeUndefined();
+	const items = result.output('FinVerify');
+	expect(items).toHaveLength(cins.length);
+	// the request bodies tell which input each answer belongs to; the sent CINs are in input order per item
+	expect(stub.requests.map((r) => (r.body as { cin: string }).cin).sort()).toEqual(
+		[...cins].sort(),
+	);
+	expect(items.map((i) => i.pairedItem)).toEqual(cins.map((_, index) => ({ item: index })));
+	// parallel: the third request left before the first answer came back
+	expect(stub.requests[2].at - stub.requests[0].at).toBeLessThan(300);
+});
+
+test('concurrency 1 sends one request at a time', async () => {
+	stub.respond(PATH, { ...ok('X'), delayMs: 150 });
+	const result = await engine.run(
+		lookupEach(
+			cins.slice(0, 3).map((cin) => ({ cin })),
+			{ concurrency: 1 },
+		),
+	);
+	expect(result.error).toBeUndefined();
+	const gaps = stub.requests.slice(1).map((r, i) => r.at - stub.requests[i].at);
+	for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(140);
+	expect(stub.requests.map((r) => (r.body as { cin: string }).cin)).toEqual(cins.slice(0, 3));
+});
+
+test('without Continue On Fail, the first failing item stops the run with its item index', async () => {
+	const result = await engine.run(lookupEach([{ cin: cins[0] }, { cin: 'bad' }, { cin: cins[1] }]));
+	expect(result.error?.message).toBe('Invalid Company (CIN) in item 1 (got "bad")');
+	expect(result.error?.description).toContain('21 letters and digits');
+});
+
+test('Continue On Fail (regular output): error items keep their place and pairing', async () => {
+	stub.respond(PATH, ok('X'));
+	const result = await engine.run(
+		lookupEach([{ cin: cins[0] }, { cin: 'bad' }, { cin: cins[1] }], {}, 'continueRegularOutput'),
+	);
+	expect(result.error).toBeUndefined();
+	const items = result.output('FinVerify');
+	expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	expect(items[1].json).toEqual({
+		error: 'Invalid Company (CIN) in item 1 (got "bad")',
+		details: { description: expect.stringContaining('21 letters and digits') },
+	});
+	expect(items[0].json.cin).toBeDefined();
+	expect(stub.requests).toHaveLength(2);
+});
+
+test('Continue (using error output): API failures go to the error branch, successes to the main branch', async () => {
+	stub.respond(
+		PATH,
+		ok('X'),
+		{
+			status: 404,
+			body: { success: false, message: 'Company not found', error_code: 'COMPANY_NOT_FOUND' },
+		},
+		ok('X'),
+	);
+	const result = await engine.run(
+		lookupEach(
+			[{ cin: cins[0] }, { cin: cins[1] }, { cin: cins[2] }],
+			{ concurrency: 1 },
+			'continueErrorOutput',
+		),
+	);
+	expect(result.error).toBeUndefined();
+	const success = result.output('FinVerify', 0);
+	const failed = result.output('FinVerify', 1);
+	expect(success.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+	expect(failed).toHaveLength(1);
+	expect(failed[0].pairedItem).toEqual({ item: 1 });
+	expect(failed[0].json).toMatchObject({
+		cin: cins[1], // n8n merges the input item into error-output items
+		error: 'Company not found',
+		details: { code: 'COMPANY_NOT_FOUND', httpCode: '404' },
+	});
+});

@@ -1,0 +1,115 @@
+/**
+ * What the resource suites of test/integration share: the node's name in the fixtures, the fixture loader,
+ * one engine per test file, a sandbox per describe block (with runs pointed at it), and the assertions on
+ * how a run failed.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { Engine, loadWorkflow, sandboxCredentials, startTestSandbox } from '../harness/index.cjs';
+import type { RunResult, SandboxControl, Shape, WorkflowJson } from '../harness/index.cjs';
+
+/** Name of the FinVerify node in every fixture. */
+export const NODE = 'FinVerify';
+
+/** The two documented response shapes the sandbox can answer in. */
+export const SHAPES = ['sample', 'reference'] as const satisfies readonly Shape[];
+
+/** What the node says in the description of an input error: the request never left. */
+export const NOTHING_SENT = 'Nothing was sent to the service';
+
+/** Loader of one resource's fixtures: `fixtures('company')('getByCin.notFound')`. */
+export const fixtures = (resource: string) => (name: string) =>
+	loadWorkflow(`integration/workflows/${resource}/${name}.workflow.json`);
+
+let sharedEngine: Promise<Engine> | undefined;
+
+/** The test file's one engine (jest loads this module once per test file). */
+const fileEngine = async () => await (sharedEngine ??= Engine.create());
+
+export interface TestSandbox {
+	/** Base URL of the sandbox (once the enclosing block's beforeAll has run, like everything below). */
+	readonly url: string;
+	/** The sandbox's control API (request log, outbox, journeys, reset). */
+	readonly control: SandboxControl;
+	/** The test file's engine. */
+	readonly engine: Engine;
+	/** Runs a workflow with the FinVerify credential pointing at this sandbox, with `credentialOverrides`. */
+	run(workflow: WorkflowJson, credentialOverrides?: IDataObject): Promise<RunResult>;
+	/** How many requests the sandbox logged, to paths containing `pathPart` if given. */
+	sent(pathPart?: string): Promise<number>;
+}
+
+/**
+ * Registers the hooks of the enclosing describe block (or file): the file's engine and a sandbox started
+ * before its tests and closed after them; with `resetBeforeEach`, the sandbox is reset before every test.
+ * The returned handle is read inside tests.
+ */
+export function withSandbox(
+	options: { shape?: Shape; stepMs?: number; resetBeforeEach?: boolean } = {},
+): TestSandbox {
+	const { resetBeforeEach = false, ...sandboxOptions } = options;
+	let engine: Engine | undefined;
+	let sandbox: Awaited<ReturnType<typeof startTestSandbox>> | undefined;
+	const started = () => {
+		if (!engine || !sandbox)
+			throw new Error('the sandbox is only there inside tests (after beforeAll)');
+		return { engine, sandbox };
+	};
+
+	beforeAll(async () => {
+		engine = await fileEngine();
+		sandbox = await startTestSandbox(sandboxOptions);
+	});
+	afterAll(async () => await sandbox?.close());
+	if (resetBeforeEach) beforeEach(async () => await started().sandbox.control.reset());
+
+	return {
+		get url() {
+			return started().sandbox.url;
+		},
+		get control() {
+			return started().sandbox.control;
+		},
+		get engine() {
+			return started().engine;
+		},
+		run: async (workflow, credentialOverrides = {}) => {
+			const { engine: current, sandbox: target } = started();
+			current.setCredentials(sandboxCredentials(target.url, credentialOverrides));
+			return await current.run(workflow);
+		},
+		sent: async (pathPart) => (await started().sandbox.control.requests(pathPart)).length,
+	};
+}
+
+/** Runs `action` and checks that meanwhile the sandbox logged no request to paths containing `pathPart`. */
+export async function expectNothingSent<T>(
+	sandbox: TestSandbox,
+	pathPart: string,
+	action: () => Promise<T>,
+): Promise<T> {
+	const before = await sandbox.sent(pathPart);
+	const outcome = await action();
+	expect(await sandbox.sent(pathPart)).toBe(before);
+	return outcome;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The run stopped on bad input in item 0, naming `field`; its description contains `descriptionPart`. */
+export function expectInvalidInput(
+	result: RunResult,
+	field: string,
+	descriptionPart = NOTHING_SENT,
+) {
+	expect(result.error?.message).toMatch(new RegExp(`^Invalid ${escapeRegExp(field)} in item 0`));
+	expect(result.error?.description).toContain(descriptionPart);
+}
+
+/** The run stopped on the service's error with this code (and HTTP status, when given). */
+export function expectApiError(result: RunResult, code: string, httpCode?: string) {
+	expect(result.error).toBeDefined();
+	expect(result.error?.description).toContain(`Code: ${code}`);
+	if (httpCode !== undefined)
+		expect((result.error as unknown as { httpCode: string }).httpCode).toBe(httpCode);
+}

@@ -1,0 +1,757 @@
+import {
+	inferMode,
+	normalizeAnalysis,
+	normalizeJourneyStart,
+	normalizeJourneyStatus,
+	normalizeJourneyStatusValue,
+	normalizeStatementResult,
+	normalizeTransaction,
+	toStatementDate,
+	transactionItems,
+} from '../../../nodes/FinVerify/helpers/normalize/journey';
+
+// ---- fixtures hand-written from SERVICE_SPEC.md "AA-BSA journey status"
+const statusReference = {
+	success: true,
+	message: 'Journey status fetched',
+	data: {
+		client_id: 'aa_0123456789abcdef01234567',
+		status: 'analysis_complete',
+		consent_type: 'loan_underwriting',
+		mobile_number: 'XXXXXX3210',
+		updated_at: '2025-03-31T10:00:00Z',
+	},
+};
+
+const statusSample = {
+	client_id: 'aa_0123456789abcdef01234567',
+	status: 'completed',
+	failed_at_stage: null,
+	total_accounts: 2,
+	completed_accounts: 2,
+	failed_accounts: 0,
+	accounts: [
+		{
+			account_index: 0,
+			bank_name: 'HDFC Bank',
+			account_number: 'XXXX1234',
+			bsa_status: 'completed',
+			bsa_client_id: 'bsa_1',
+			error_message: null,
+		},
+		{
+			account_index: 1,
+			bank_name: 'ICICI Bank',
+			account_number: 'XXXX9876',
+			bsa_status: 'completed',
+			bsa_client_id: 'bsa_2',
+			error_message: null,
+		},
+	],
+	error_message: null,
+	created_at: '2025-03-31T09:58:00Z',
+	updated_at: '2025-03-31T10:00:00+05:30',
+};
+
+// ---- "AA-BSA statement result"
+const statementReference = {
+	success: true,
+	data: {
+		client_id: 'aa_1',
+		accounts: [
+			{
+				account_id: 'acc_1',
+				account_number: 'XXXX1234',
+				ifsc: 'hdfc0001234',
+				bank_name: 'HDFC Bank',
+				account_type: 'SAVINGS',
+				holder_name: 'Priya Sharma',
+				opening_balance: 10000,
+				closing_balance: 55000,
+				statement_from: '2025-01-01',
+				statement_to: '2025-03-31',
+				transactions: [
+					{
+						date: '2025-01-01',
+						description: 'SALARY ACME',
+						type: 'CREDIT',
+						amount: 50000,
+						balance: 60000,
+						mode: 'NEFT',
+					},
+					{
+						date: '2025-01-05',
+						description: 'EMI HDFC',
+						type: 'DEBIT',
+						amount: 5000,
+						balance: 55000,
+						mode: 'NACH',
+					},
+				],
+			},
+		],
+	},
+};
+
+const statementSample = {
+	status_code: 200,
+	data: {
+		client_id: 'aa_2',
+		status: 'completed',
+		failed_at_stage: null,
+		total_accounts: 1,
+		completed_accounts: 1,
+		failed_accounts: 0,
+		error_message: null,
+		is_charged: true,
+		amount_charged: '25.00',
+		created_at: '2025-03-31T09:58:00Z',
+		updated_at: '2025-03-31T10:00:00Z',
+		accounts: [
+			{
+				account_index: 0,
+				bank_name: 'State Bank of India',
+				account_number: 'XXXX5555',
+				bsa_status: 'completed',
+				bsa_client_id: 'bsa_9',
+				error_message: null,
+				account_info: {
+					bank_name: 'State Bank of India',
+					account_holder_name: 'RAHUL VERMA',
+					account_number: 'XXXX5555',
+					ifsc: 'SBIN0000001',
+					account_type: 'Savings',
+					branch_name: 'MG Road',
+					statement_period: { from: '01-01-25', to: '31-03-25' },
+				},
+				analysis_completed: true,
+				analysis_result: null,
+				analysis_url: 'https://files.example.com/a.html',
+				analysis_json_url: 'https://files.example.com/a.json',
+				input_s3_url: 'https://files.example.com/in.pdf',
+				analysis_pdf_s3_url: 'https://files.example.com/statement.pdf',
+				transactions: [
+					{
+						sr_no: 1,
+						txn_date: '02-01-25',
+						value_date: '02-01-25',
+						reference_no: 'UTR123',
+						description: 'UPI/PAYTM/grocery',
+						txn_type: 'Dr.',
+						credit: '',
+						debit: 1250.5,
+						balance: 18749.5,
+					},
+					{
+						sr_no: 2,
+						txn_date: '03-01-25',
+						value_date: '03-01-25',
+						reference_no: 'NEFT99',
+						description: 'NEFT SALARY ACME',
+						txn_type: 'Cr.',
+						credit: 45000,
+						debit: '',
+						balance: 63749.5,
+					},
+				],
+				mismatched_sequence_date: [],
+				negative_balance: [],
+				discrepancies: {
+					balance_errors: [],
+					swapped_credit_debit_rows: 0,
+					corrected_row_indices: [],
+				},
+				checkpoint: 'done',
+				progress: null,
+				analysis_summary: {
+					total_credits: 45000,
+					total_debits: 1250.5,
+					average_monthly_balance: 40000,
+					opening_balance: 20000,
+					closing_balance: 63749.5,
+					total_transactions: 2,
+				},
+			},
+		],
+	},
+};
+
+// ---- "AA-BSA analysis"
+const analysisReference = {
+	success: true,
+	data: {
+		client_id: 'aa_1',
+		analysis_period: { from: '2025-01-01', to: '2025-03-31' },
+		summary: {
+			total_credits: 150000,
+			total_debits: 90000,
+			average_monthly_balance: 42000,
+			minimum_monthly_balance: 12000,
+		},
+		income: {
+			average_monthly_income: 50000,
+			income_stability_score: 87,
+			identified_salary_credits: [{ month: '2025-01', amount: 50000, source: 'ACME' }],
+		},
+		obligations: {
+			total_emi_per_month: 16300,
+			fixed_obligations_ratio: 0.326,
+			emi_accounts: [{ lender: 'HDFC', amount: 16300, mode: 'NACH' }],
+		},
+		cash_flow: {
+			monthly_trend: [{ month: '2025-01', total_credits: 50000, total_debits: 30000, net: 20000 }],
+		},
+		flags: {
+			salary_bounce: false,
+			emi_bounce: true,
+			high_cash_withdrawal: false,
+			inward_cheque_return: false,
+			end_of_month_stress: true,
+		},
+	},
+};
+
+const sampleAccount = (index: number, score: number, credits: number, bounces: number) => ({
+	account_index: index,
+	bank_name: 'HDFC Bank',
+	account_number: `XXXX000${index}`,
+	bsa_status: 'completed',
+	bsa_client_id: `bsa_${index}`,
+	analysis_json: {
+		entity_type: 'individual',
+		health_score: {
+			score,
+			rating: score >= 75 ? 'good' : 'fair',
+			rating_description: 'desc',
+			total_penalties: 100 - score,
+			breakdown: {},
+			details: {
+				bounces: { count: bounces, penalty: 5, weight: 1 },
+				negative_balances: { count: 0, penalty: 0, weight: 1 },
+				reconciliation_issues: { count: 1, penalty: 1, weight: 1 },
+			},
+		},
+		flagged_transactions: {
+			bounce_transactions: new Array(bounces).fill({}),
+			negative_balance_transactions: [],
+			reconciliation_issues: [],
+			date_mismatch_transactions: [],
+			cheque_return_summary: { total_returns: 0 },
+			summary: {},
+		},
+		summary_card: {
+			customer_name: 'Priya Sharma',
+			account_number: `XXXX000${index}`,
+			bank_name: 'HDFC Bank',
+			ifsc_code: 'HDFC0000001',
+			account_type: 'savings',
+			statement_period: {
+				start_date: '01-01-2025',
+				end_date: `30-0${3 + index}-2025`,
+				days: 90,
+				months: 3,
+			},
+			balance_summary: { average_monthly_balance: 10000, minimum_balance: 500 },
+			transaction_summary: { total_credits: credits, total_debits: 1000 },
+			mode_breakdown: { UPI: { count: 3, total_credit: 100, total_debit: 200 } },
+		},
+		monthly_summary: [
+			{
+				month: '2025-01',
+				total_credits: credits,
+				total_debits: 600,
+				closing_balance: 9000 + index,
+			},
+			{ month: `2025-0${2 + index}`, total_credits: 0, total_debits: 400, closing_balance: 11000 },
+		],
+	},
+});
+
+const analysisSample = {
+	data: {
+		client_id: 'aa_2',
+		status: 'completed',
+		total_accounts: 2,
+		accounts: [sampleAccount(0, 82, 5000, 0), sampleAccount(1, 61, 7000, 2)],
+	},
+};
+
+describe('journey status vocabulary', () => {
+	it('maps the sample "completed" and the reference "analysis_complete" to one final, successful status', () => {
+		expect(normalizeJourneyStatusValue('completed')).toEqual({
+			status: 'analysis_complete',
+			isFinal: true,
+			isSuccessful: true,
+		});
+		expect(normalizeJourneyStatusValue('analysis_complete')).toEqual({
+			status: 'analysis_complete',
+			isFinal: true,
+			isSuccessful: true,
+		});
+	});
+	it.each([
+		['initiated', 'initiated', false],
+		['consent_pending', 'consent_pending', false],
+		['CONSENT GRANTED', 'consent_granted', false],
+		['data_fetched', 'data_fetched', false],
+		['consent_denied', 'consent_denied', true],
+		['rejected', 'consent_denied', true],
+		['failed', 'failed', true],
+		['expired', 'expired', true],
+	])('%s → %s (final: %s)', (raw, status, isFinal) => {
+		const info = normalizeJourneyStatusValue(raw);
+		expect(info.status).toBe(status);
+		expect(info.isFinal).toBe(isFinal);
+		expect(info.isSuccessful).toBe(false);
+	});
+	it('keeps unknown values (lowercased) as not final, and null as null', () => {
+		expect(normalizeJourneyStatusValue('Mystery')).toEqual({
+			status: 'mystery',
+			isFinal: false,
+			isSuccessful: false,
+		});
+		expect(normalizeJourneyStatusValue(null)).toEqual({
+			status: null,
+			isFinal: false,
+			isSuccessful: false,
+		});
+	});
+});
+
+describe('normalizeJourneyStatus', () => {
+	it('reads the reference shape', () => {
+		const s = normalizeJourneyStatus(statusReference);
+		expect(s).toMatchObject({
+			shape: 'reference',
+			clientId: 'aa_0123456789abcdef01234567',
+			status: 'analysis_complete',
+			serviceStatus: 'analysis_complete',
+			isFinal: true,
+			isSuccessful: true,
+			consentType: 'loan_underwriting',
+			mobileNumber: 'XXXXXX3210',
+			updatedAt: '2025-03-31T10:00:00.000Z',
+			accounts: [],
+			totalAccounts: null,
+		});
+	});
+	it('reads the sample shape into the same fields', () => {
+		const s = normalizeJourneyStatus(statusSample);
+		expect(s).toMatchObject({
+			shape: 'sample',
+			status: 'analysis_complete',
+			serviceStatus: 'completed',
+			isFinal: true,
+			isSuccessful: true,
+			totalAccounts: 2,
+			completedAccounts: 2,
+			failedAccounts: 0,
+			createdAt: '2025-03-31T09:58:00.000Z',
+			updatedAt: '2025-03-31T04:30:00.000Z',
+		});
+		expect(s.accounts[1]).toEqual({
+			accountIndex: 1,
+			bankName: 'ICICI Bank',
+			accountNumber: 'XXXX9876',
+			status: 'completed',
+			bsaClientId: 'bsa_2',
+			errorMessage: null,
+		});
+	});
+	it('counts accounts when the counters are missing', () => {
+		const s = normalizeJourneyStatus({
+			...statusSample,
+			total_accounts: undefined,
+			completed_accounts: undefined,
+			failed_accounts: undefined,
+		});
+		expect([s.totalAccounts, s.completedAccounts, s.failedAccounts]).toEqual([2, 2, 0]);
+	});
+	it('tolerates partial and odd input', () => {
+		for (const body of [
+			undefined,
+			null,
+			'x',
+			42,
+			[],
+			{},
+			{ data: null },
+			{ data: { status: true } },
+		]) {
+			const s = normalizeJourneyStatus(body);
+			expect(s.status).toBeNull();
+			expect(s.isFinal).toBe(false);
+			expect(s.accounts).toEqual([]);
+		}
+	});
+});
+
+describe('normalizeJourneyStart', () => {
+	it('reads the assumed init shape', () => {
+		expect(
+			normalizeJourneyStart({
+				success: true,
+				message: 'ok',
+				data: {
+					client_id: 'aa_1',
+					journey_url: 'http://127.0.0.1:4010/journey/aa_1',
+					status: 'initiated',
+					expires_at: '2025-04-01T00:00:00Z',
+				},
+			}),
+		).toEqual({
+			clientId: 'aa_1',
+			journeyUrl: 'http://127.0.0.1:4010/journey/aa_1',
+			status: 'initiated',
+			isFinal: false,
+			expiresAt: '2025-04-01T00:00:00.000Z',
+		});
+	});
+	it('tolerates an empty answer', () => {
+		expect(normalizeJourneyStart({})).toMatchObject({
+			clientId: null,
+			journeyUrl: null,
+			status: 'initiated',
+		});
+	});
+});
+
+describe('dates and modes', () => {
+	it.each([
+		['2025-01-02', '2025-01-02'],
+		['02-01-25', '2025-01-02'],
+		['02-01-2025', '2025-01-02'],
+		['02/01/2025', '2025-01-02'],
+		['02-Jan-2025', '2025-01-02'],
+		['2 Jan 25', '2025-01-02'],
+		['2025-01-02T10:00:00Z', '2025-01-02'],
+		['not a date', null],
+		['', null],
+		[null, null],
+	])('toStatementDate(%p) = %p', (input, expected) => {
+		expect(toStatementDate(input)).toBe(expected);
+	});
+	it('infers modes from descriptions', () => {
+		expect(inferMode('UPI/PAYTM/123')).toBe('UPI');
+		expect(inferMode('NEFT-SALARY')).toBe('NEFT');
+		expect(inferMode('ACH D- BAJAJ FIN')).toBe('NACH');
+		expect(inferMode('NACH DEBIT')).toBe('NACH');
+		expect(inferMode('ATM WDL 12')).toBe('ATM');
+		expect(inferMode('CHQ DEP 0001')).toBe('Cheque');
+		expect(inferMode('Interest credit')).toBeNull();
+		expect(inferMode(null)).toBeNull();
+	});
+});
+
+describe('normalizeTransaction', () => {
+	it('reads the reference form', () => {
+		expect(
+			normalizeTransaction({
+				date: '2025-01-05',
+				description: 'EMI',
+				type: 'DEBIT',
+				amount: 5000,
+				balance: 55000,
+				mode: 'NACH',
+			}),
+		).toEqual({
+			date: '2025-01-05',
+			valueDate: null,
+			description: 'EMI',
+			type: 'DEBIT',
+			amount: 5000,
+			balance: 55000,
+			mode: 'NACH',
+			reference: null,
+			serialNumber: null,
+		});
+	});
+	it('reads the sample form (Dr./Cr. with credit and debit columns, empty strings)', () => {
+		expect(
+			normalizeTransaction({
+				sr_no: 1,
+				txn_date: '02-01-25',
+				value_date: '03-01-25',
+				reference_no: 'UTR1',
+				description: 'UPI/x',
+				txn_type: 'Dr.',
+				credit: '',
+				debit: '1,250.50',
+				balance: '18749.5',
+			}),
+		).toEqual({
+			date: '2025-01-02',
+			valueDate: '2025-01-03',
+			description: 'UPI/x',
+			type: 'DEBIT',
+			amount: 1250.5,
+			balance: 18749.5,
+			mode: 'UPI',
+			reference: 'UTR1',
+			serialNumber: 1,
+		});
+	});
+	it('infers the type from the columns when txn_type is missing, and from a signed amount', () => {
+		expect(normalizeTransaction({ credit: 10, debit: '' })).toMatchObject({
+			type: 'CREDIT',
+			amount: 10,
+		});
+		expect(normalizeTransaction({ credit: 0, debit: 7 })).toMatchObject({
+			type: 'DEBIT',
+			amount: 7,
+		});
+		expect(normalizeTransaction({ amount: -30 })).toMatchObject({ type: 'DEBIT', amount: 30 });
+	});
+	it('tolerates junk', () => {
+		expect(normalizeTransaction(null)).toMatchObject({
+			date: null,
+			type: null,
+			amount: null,
+			balance: null,
+		});
+	});
+});
+
+describe('normalizeStatementResult', () => {
+	it('reads the reference shape', () => {
+		const r = normalizeStatementResult(statementReference);
+		expect(r).toMatchObject({
+			shape: 'reference',
+			clientId: 'aa_1',
+			status: null,
+			totalAccounts: 1,
+			totalTransactions: 2,
+		});
+		expect(r.accounts[0]).toMatchObject({
+			accountIndex: 0,
+			accountId: 'acc_1',
+			bankName: 'HDFC Bank',
+			accountNumber: 'XXXX1234',
+			ifsc: 'HDFC0001234',
+			accountType: 'SAVINGS',
+			holderName: 'Priya Sharma',
+			statementFrom: '2025-01-01',
+			statementTo: '2025-03-31',
+			openingBalance: 10000,
+			closingBalance: 55000,
+			totalCredits: 50000,
+			totalDebits: 5000,
+			transactionCount: 2,
+			pdfUrl: null,
+		});
+		expect(r.accounts[0].transactions[0]).toMatchObject({
+			date: '2025-01-01',
+			type: 'CREDIT',
+			amount: 50000,
+			mode: 'NEFT',
+		});
+	});
+	it('reads the sample shape into the same fields, DD-MM-YY periods as ISO', () => {
+		const r = normalizeStatementResult(statementSample);
+		expect(r).toMatchObject({
+			shape: 'sample',
+			clientId: 'aa_2',
+			status: 'analysis_complete',
+			totalAccounts: 1,
+			totalTransactions: 2,
+		});
+		expect(r.accounts[0]).toMatchObject({
+			accountIndex: 0,
+			accountId: 'bsa_9',
+			bankName: 'State Bank of India',
+			accountNumber: 'XXXX5555',
+			ifsc: 'SBIN0000001',
+			accountType: 'Savings',
+			holderName: 'RAHUL VERMA',
+			branchName: 'MG Road',
+			status: 'completed',
+			statementFrom: '2025-01-01',
+			statementTo: '2025-03-31',
+			openingBalance: 20000,
+			closingBalance: 63749.5,
+			totalCredits: 45000,
+			totalDebits: 1250.5,
+			pdfUrl: 'https://files.example.com/statement.pdf',
+		});
+		expect(
+			r.accounts[0].transactions.map((t) => [t.date, t.type, t.amount, t.mode, t.reference]),
+		).toEqual([
+			['2025-01-02', 'DEBIT', 1250.5, 'UPI', 'UTR123'],
+			['2025-01-03', 'CREDIT', 45000, 'NEFT', 'NEFT99'],
+		]);
+	});
+	it('derives balances and totals from the transactions when the summary is missing', () => {
+		const account = { ...statementSample.data.accounts[0], analysis_summary: undefined };
+		const r = normalizeStatementResult({ data: { ...statementSample.data, accounts: [account] } });
+		expect(r.accounts[0]).toMatchObject({
+			openingBalance: 20000,
+			closingBalance: 63749.5,
+			totalCredits: 45000,
+			totalDebits: 1250.5,
+		});
+	});
+	it('splits into one item per transaction with account context', () => {
+		const result = normalizeStatementResult(statementSample);
+		const items = result.accounts.flatMap((account) => transactionItems(result, account));
+		expect(items).toHaveLength(2);
+		expect(items[1]).toMatchObject({
+			clientId: 'aa_2',
+			account: {
+				accountIndex: 0,
+				bankName: 'State Bank of India',
+				accountNumber: 'XXXX5555',
+				ifsc: 'SBIN0000001',
+				holderName: 'RAHUL VERMA',
+			},
+			type: 'CREDIT',
+			amount: 45000,
+		});
+	});
+	it('tolerates partial input', () => {
+		expect(normalizeStatementResult(undefined)).toMatchObject({
+			clientId: null,
+			accounts: [],
+			totalTransactions: 0,
+		});
+		const r = normalizeStatementResult({ data: { accounts: [null, { transactions: 'x' }] } });
+		expect(r.accounts).toHaveLength(2);
+		expect(r.accounts[1]).toMatchObject({
+			accountIndex: 1,
+			transactionCount: 0,
+			openingBalance: null,
+			totalCredits: null,
+		});
+	});
+});
+
+describe('normalizeAnalysis', () => {
+	it('reads the reference shape', () => {
+		const a = normalizeAnalysis(analysisReference);
+		expect(a).toMatchObject({
+			shape: 'reference',
+			clientId: 'aa_1',
+			periodFrom: '2025-01-01',
+			periodTo: '2025-03-31',
+			totalCredits: 150000,
+			totalDebits: 90000,
+			netFlow: 60000,
+			averageMonthlyBalance: 42000,
+			minimumMonthlyBalance: 12000,
+			averageMonthlyIncome: 50000,
+			incomeStabilityScore: 87,
+			totalEmiPerMonth: 16300,
+			fixedObligationsRatio: 0.326,
+			healthScore: null,
+			accounts: [],
+		});
+		expect(a.flags).toEqual({
+			salaryBounce: false,
+			emiBounce: true,
+			anyBounce: true,
+			highCashWithdrawal: false,
+			inwardChequeReturn: false,
+			endOfMonthStress: true,
+			negativeBalance: null,
+		});
+		expect(a.salaryCredits).toEqual([{ month: '2025-01', amount: 50000, source: 'ACME' }]);
+		expect(a.emiAccounts).toEqual([{ lender: 'HDFC', amount: 16300, mode: 'NACH' }]);
+		expect(a.monthlyTrend).toEqual([
+			{
+				month: '2025-01',
+				totalCredits: 50000,
+				totalDebits: 30000,
+				net: 20000,
+				closingBalance: null,
+			},
+		]);
+	});
+	it('reads the sample shape: sums over accounts, worst health score, flags from the flagged transactions', () => {
+		const a = normalizeAnalysis(analysisSample);
+		expect(a).toMatchObject({
+			shape: 'sample',
+			clientId: 'aa_2',
+			status: 'analysis_complete',
+			periodFrom: '2025-01-01',
+			periodTo: '2025-04-30',
+			totalCredits: 12000,
+			totalDebits: 2000,
+			netFlow: 10000,
+			averageMonthlyBalance: 20000,
+			minimumMonthlyBalance: 18001,
+			averageMonthlyIncome: null,
+		});
+		expect(a.monthlyTrend).toEqual([
+			{
+				month: '2025-01',
+				totalCredits: 12000,
+				totalDebits: 1200,
+				net: 10800,
+				closingBalance: 18001,
+			},
+			{ month: '2025-02', totalCredits: 0, totalDebits: 400, net: -400, closingBalance: 11000 },
+			{ month: '2025-03', totalCredits: 0, totalDebits: 400, net: -400, closingBalance: 11000 },
+		]);
+		expect(a.healthScore).toMatchObject({
+			score: 61,
+			rating: 'fair',
+			bounces: 2,
+			negativeBalances: 0,
+			reconciliationIssues: 1,
+		});
+		expect(a.flags).toMatchObject({
+			anyBounce: true,
+			inwardChequeReturn: false,
+			negativeBalance: false,
+			salaryBounce: null,
+		});
+		expect(a.accounts).toHaveLength(2);
+		expect(a.accounts[0]).toMatchObject({
+			accountIndex: 0,
+			holderName: 'Priya Sharma',
+			ifsc: 'HDFC0000001',
+			periodFrom: '2025-01-01',
+			periodTo: '2025-03-30',
+			totalCredits: 5000,
+			minimumBalance: 500,
+			minimumMonthlyBalance: 9000,
+			flags: { anyBounce: false },
+			modeBreakdown: [{ mode: 'UPI', count: 3, totalCredit: 100, totalDebit: 200 }],
+		});
+	});
+	it('tolerates partial input', () => {
+		for (const body of [
+			undefined,
+			{},
+			{ data: { accounts: [{ analysis_json: null }] } },
+			{ data: { summary: {} } },
+		]) {
+			const a = normalizeAnalysis(body);
+			expect(a.totalCredits).toBeNull();
+			expect(a.netFlow).toBeNull();
+		}
+		const a = normalizeAnalysis({
+			data: { total_accounts: 1, accounts: [{ analysis_json: { health_score: 70 } }] },
+		});
+		expect(a.shape).toBe('sample');
+		expect(a.healthScore?.score).toBe(70);
+		expect(a.minimumMonthlyBalance).toBeNull();
+		expect(a.monthlyTrend).toEqual([]);
+		// averages come from month-end balances when the balance summary lacks them
+		const b = normalizeAnalysis({
+			data: {
+				accounts: [
+					{
+						analysis_json: {
+							monthly_summary: [
+								{ month: '2025-01', closing_balance: 100 },
+								{ month: '2025-02', closing_balance: 300 },
+								{ month: null },
+							],
+						},
+					},
+				],
+			},
+		});
+		expect([b.averageMonthlyBalance, b.minimumMonthlyBalance]).toEqual([200, 100]);
+	});
+});

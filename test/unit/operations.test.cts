@@ -1,0 +1,117 @@
+/**
+ * The node description of every resource of the FinVerify node: every operation is routed, has an action
+ * text and its own fields; parameter names and option values are camelCase; text fields show a
+ * placeholder; Preview operations say so; operation lists are alphabetical.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as apiRequest from '../../nodes/FinVerify/actions/apiRequest';
+import * as bankStatementJourney from '../../nodes/FinVerify/actions/bankStatementJourney';
+import * as collectionSession from '../../nodes/FinVerify/actions/collectionSession';
+import * as company from '../../nodes/FinVerify/actions/company';
+import * as creditReport from '../../nodes/FinVerify/actions/creditReport';
+import * as employment from '../../nodes/FinVerify/actions/employment';
+import * as incomeTaxReturn from '../../nodes/FinVerify/actions/incomeTaxReturn';
+import { registry } from '../../nodes/FinVerify/actions/router';
+import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
+
+const resources = {
+	creditReport,
+	company,
+	employment,
+	incomeTaxReturn,
+	bankStatementJourney,
+	collectionSession,
+	apiRequest,
+} as const;
+
+/** Operations whose request or response shape the specification does not give. */
+const PREVIEW = ['startAnalysis', 'getAnalysisStatus', 'confirmPasswordReset', 'start'];
+
+/** HTTP method option values keep their usual uppercase spelling. */
+const UPPERCASE_OPTION_FIELDS = ['method'];
+
+const operationField = (description: INodeProperties[]) =>
+	description.find((p) => p.name === 'operation') as INodeProperties;
+
+describe.each(Object.entries(resources))('%s', (resource, module) => {
+	const field = operationField(module.description);
+	const options = (field.options ?? []) as Array<{
+		name: string;
+		value: string;
+		action?: string;
+		description?: string;
+	}>;
+
+	test('every operation is listed, alphabetical, with an action and a description, and routed', () => {
+		expect(options.map((o) => o.name)).toEqual(
+			[...options.map((o) => o.name)].sort((a, b) => a.localeCompare(b)),
+		);
+		expect(options.map((o) => o.value).sort()).toEqual(Object.keys(module.operations).sort());
+		expect(Object.keys(registry[resource as keyof typeof registry]).sort()).toEqual(
+			Object.keys(module.operations).sort(),
+		);
+		for (const o of options) {
+			expect(o.action).toMatch(/^[A-Z][a-z]/);
+			expect(o.description).toBeTruthy();
+			expect(o.name.endsWith('(Preview)')).toBe(PREVIEW.includes(o.value));
+		}
+		expect(options.map((o) => o.value)).toContain(field.default);
+	});
+
+	test('its fields are part of the node', () => {
+		const { properties } = new FinVerify().description;
+		for (const p of module.description) expect(properties).toContain(p);
+	});
+
+	test.each(Object.entries(module.operations))(
+		'%s: its fields show only for it, are described, camelCase',
+		(operation, op) => {
+			const { description } = op as { description: INodeProperties[] };
+			expect(description.length).toBeGreaterThan(0);
+			const walk = (props: INodeProperties[], top: boolean) => {
+				for (const p of props) {
+					expect(p.name).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+					expect(p.displayName).toBeTruthy();
+					if (top) {
+						expect(p.displayOptions?.show?.resource).toEqual([resource]);
+						expect(p.displayOptions?.show?.operation).toEqual([operation]);
+					}
+					const secret = p.typeOptions?.password === true;
+					if (p.type === 'string' && !secret && p.name !== 'binaryPropertyName')
+						expect(p.placeholder).toMatch(/^e\.g\. /);
+					if (
+						!['collection', 'fixedCollection'].includes(p.type) &&
+						p.name !== 'binaryPropertyName'
+					) {
+						expect(p.description).toBeTruthy();
+					}
+					if (p.type === 'boolean') expect(p.description).toMatch(/^Whether /);
+					if (
+						(p.type === 'options' || p.type === 'multiOptions') &&
+						!UPPERCASE_OPTION_FIELDS.includes(p.name)
+					) {
+						for (const o of (p.options ?? []) as Array<{ value: string }>)
+							expect(String(o.value)).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+					}
+					if (p.type === 'collection') walk((p.options ?? []) as INodeProperties[], false);
+					if (p.type === 'fixedCollection') {
+						for (const group of (p.options ?? []) as Array<{ values: INodeProperties[] }>)
+							walk(group.values, false);
+					}
+				}
+			};
+			walk(description, true);
+		},
+	);
+});
+
+test('passwords are password fields', () => {
+	const fields = [
+		...incomeTaxReturn.operations.startAnalysis.description,
+		...incomeTaxReturn.operations.resetPortalPassword.description,
+	];
+	for (const name of ['portalPassword', 'newPassword']) {
+		expect(fields.find((f) => f.name === name)?.typeOptions?.password).toBe(true);
+	}
+});

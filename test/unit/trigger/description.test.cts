@@ -1,0 +1,114 @@
+/** The trigger's node description: conventions n8n and its lint rely on, and consistency with the status lists it reads. */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { FinVerifyTrigger } from '../../../nodes/FinVerifyTrigger/FinVerifyTrigger.node';
+import {
+	SESSION_FINAL_STATUSES,
+	SESSION_STATUSES,
+} from '../../../nodes/FinVerify/helpers/normalize/collectionSession';
+import {
+	JOURNEY_FINAL_STATUSES,
+	JOURNEY_STATUSES,
+} from '../../../nodes/FinVerify/helpers/normalize/journey';
+import codex from '../../../nodes/FinVerifyTrigger/FinVerifyTrigger.node.json';
+
+const node = new FinVerifyTrigger();
+const { description } = node;
+const property = (name: string) => {
+	const found = description.properties.find((p) => p.name === name);
+	if (!found) throw new Error(`no property ${name}`);
+	return found as Omit<INodeProperties, 'options'> & {
+		options: Array<{ name: string; value: string; description?: string }>;
+	};
+};
+
+test('trigger conventions: names, group, no inputs, icons, credential', () => {
+	expect(description).toMatchObject({
+		name: 'finVerifyTrigger',
+		displayName: 'FinVerify Trigger',
+		group: ['trigger'],
+		inputs: [],
+		version: 1,
+		icon: { light: 'file:../../icons/finverify.svg', dark: 'file:../../icons/finverify.dark.svg' },
+		credentials: [{ name: 'finVerifyApi', required: true }],
+	});
+	expect(description.subtitle).toMatch(/^=/);
+	expect(codex.node).toBe('n8n-nodes-finverify.finVerifyTrigger');
+});
+
+test("one POST webhook answered on receipt, with an explicit responseData (never n8n's default body)", () => {
+	expect(description.webhooks).toEqual([
+		{
+			name: 'default',
+			httpMethod: 'POST',
+			responseMode: 'onReceived',
+			responseData: 'noData',
+			path: 'finverify',
+		},
+	]);
+});
+
+test('all three webhook lifecycle methods exist', () => {
+	expect(Object.keys(node.webhookMethods.default).sort()).toEqual([
+		'checkExists',
+		'create',
+		'delete',
+	]);
+});
+
+test('events default to both kinds', () => {
+	expect(property('events').default).toEqual(['journey', 'session']);
+	expect(property('events').options.map((o) => o.value)).toEqual(['journey', 'session']);
+});
+
+test('the status multi-select lists every journey and session state, sorted by name', () => {
+	const options = property('statuses').options;
+	expect(options.map((o) => o.value).sort()).toEqual(
+		[
+			...JOURNEY_STATUSES.map((s) => `journey:${s}`),
+			...SESSION_STATUSES.map((s) => `session:${s}`),
+		].sort(),
+	);
+	const names = options.map((o) => o.name);
+	expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+	// descriptions say which states are final, consistent with the lists events.ts decides finality with
+	for (const option of options) {
+		const [type, state] = option.value.split(':');
+		const final = (type === 'journey' ? JOURNEY_FINAL_STATUSES : SESSION_FINAL_STATUSES).some(
+			(s) => s === state,
+		);
+		expect([option.value, option.description?.startsWith('Final:')]).toEqual([option.value, final]);
+	}
+});
+
+test('verification defaults to HMAC; token and warning notice only show for their modes', () => {
+	expect(property('verification').default).toBe('hmacSignature');
+	expect(
+		property('verification')
+			.options.map((o) => o.value)
+			.sort(),
+	).toEqual(['hmacSignature', 'none', 'urlToken']);
+	expect(property('token').displayOptions).toEqual({ show: { verification: ['urlToken'] } });
+	expect(property('token').typeOptions).toEqual({ password: true });
+	expect(property('noVerificationNotice')).toMatchObject({
+		type: 'notice',
+		displayOptions: { show: { verification: ['none'] } },
+	});
+	expect(property('setupNotice').type).toBe('notice');
+});
+
+test('options: documented defaults', () => {
+	const defaults = Object.fromEntries(
+		(
+			property('options') as unknown as { options: Array<{ name: string; default: unknown }> }
+		).options.map((o) => [o.name, o.default]),
+	);
+	expect(defaults).toEqual({
+		dedupeWindowMinutes: 60,
+		idHeader: 'X-Webhook-Id',
+		eventHeader: 'X-Webhook-Event',
+		signatureHeader: 'X-Webhook-Signature',
+		timestampHeader: 'X-Webhook-Timestamp',
+		toleranceSeconds: 300,
+	});
+});

@@ -248,6 +248,40 @@ export function documentationFiles(root = ROOT): string[] {
 	return [...files, ...(existsSync(path.join(root, 'docs')) ? walk('docs') : [])];
 }
 
+const REPOSITORY_URL = 'https://github.com/n8n-nodes-finverify/n8n-nodes-finverify';
+
+/**
+ * Links into this repository's GitHub pages as a relative link the checker can resolve: the repository
+ * page shows the README (`#anchor`), `/blob/<branch>/<path>` and `/tree/<branch>/<path>` show files.
+ */
+export function repositoryLinkToRelative(url: string): string | undefined {
+	if (!url.startsWith(REPOSITORY_URL)) return undefined;
+	const rest = url.slice(REPOSITORY_URL.length);
+	// `#readme` is the anchor GitHub gives the rendered README itself
+	if (rest === '' || rest === '#readme') return 'README.md';
+	if (rest.startsWith('#')) return `README.md${rest}`;
+	const file = /^\/(?:blob|tree)\/[^/]+\/(.+)$/.exec(rest);
+	return file ? file[1] : undefined;
+}
+
+/** Documentation URLs the shipped code gives n8n (codex files, credential, package.json). */
+function shippedDocumentationUrls(): Array<{ source: string; url: string }> {
+	const sources = [
+		'package.json',
+		'credentials/FinVerifyApi.credentials.ts',
+		...readdirSync(path.join(ROOT, 'nodes'), { recursive: true, encoding: 'utf8' })
+			.filter((f) => /\.node\.(json|ts)$/.test(f))
+			.map((f) => path.posix.join('nodes', f.split(path.sep).join('/'))),
+	];
+	return sources.flatMap((source) =>
+		[
+			...readFileSync(path.join(ROOT, source), 'utf8').matchAll(
+				/https:\/\/github\.com\/[^\s"'`)]+/g,
+			),
+		].map((match) => ({ source, url: match[0].replace(/\.git$/, '') })),
+	);
+}
+
 describe('documentation links', () => {
 	const files = documentationFiles();
 
@@ -266,6 +300,17 @@ describe('documentation links', () => {
 		expect(links.length).toBeGreaterThan(80);
 		const readme = extractLinks(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
 		expect(readme.filter((l) => l.image).length).toBeGreaterThanOrEqual(2);
+	});
+
+	it('the documentation links in the shipped nodes, credential and package.json resolve', () => {
+		const urls = shippedDocumentationUrls();
+		expect(urls.length).toBeGreaterThanOrEqual(5);
+		const problems = urls.flatMap(({ source, url }) => {
+			const relative = repositoryLinkToRelative(url);
+			if (relative === undefined) return [`${source}: ${url} is not a link into ${REPOSITORY_URL}`];
+			return checkMarkdown(`[doc](${relative})`, 'README.md').map((p) => `${source}: ${url}: ${p}`);
+		});
+		expect(problems).toEqual([]);
 	});
 
 	it('every page in docs/ is reachable from the README by following links', () => {
@@ -347,6 +392,16 @@ describe('the link checker', () => {
 		expect(problems).toHaveLength(2);
 		expect(problems[0]).toContain('points outside the repository');
 		expect(problems[1]).toContain('which only Markdown files and line numbers offer');
+	});
+
+	it('maps repository URLs to files and reports a stale README anchor in them', () => {
+		expect(repositoryLinkToRelative(`${REPOSITORY_URL}#credentials`)).toBe('README.md#credentials');
+		expect(repositoryLinkToRelative(`${REPOSITORY_URL}/blob/main/docs/trigger.md#output`)).toBe(
+			'docs/trigger.md#output',
+		);
+		expect(repositoryLinkToRelative('https://github.com/someone/else#x')).toBeUndefined();
+		const stale = repositoryLinkToRelative(`${REPOSITORY_URL}#no-such-section`) as string;
+		expect(checkMarkdown(`[doc](${stale})`, 'README.md')).toHaveLength(1);
 	});
 
 	it.each([

@@ -89,7 +89,7 @@ async function assertConfigured(this: IHookFunctions): Promise<void> {
 	if (verification === 'urlToken' && !(this.getNodeParameter('token', '') as string)) {
 		throw new NodeOperationError(this.getNode(), 'Secret Token in URL needs a Token', {
 			description:
-				'Enter a long random token and add ?token=<token> to the URL you give the service.',
+				'Enter a long random token and add ?token= followed by it to the URL you give the service.',
 		});
 	}
 }
@@ -177,7 +177,7 @@ export class FinVerifyTrigger implements INodeType {
 						name: 'Journey: Analysis Complete',
 						value: 'journey:analysis_complete',
 						description:
-							'Final: statement result and analysis are ready (sample payloads say "completed")',
+							'Final: statement result and analysis are ready (some deliveries say "completed" instead)',
 					},
 					{
 						name: 'Journey: Consent Denied',

@@ -1,7 +1,7 @@
 /**
  * The node description of every resource of the FinVerify node: every operation is routed, has an action
  * text and its own fields; parameter names and option values are camelCase; text fields show a
- * placeholder; Preview operations say so; operation lists are alphabetical.
+ * placeholder; Preview operations say so in their description and a notice; operation lists are alphabetical.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -54,7 +54,7 @@ describe.each(Object.entries(resources))('%s', (resource, module) => {
 		for (const o of options) {
 			expect(o.action).toMatch(/^[A-Z][a-z]/);
 			expect(o.description).toBeTruthy();
-			expect(o.name.endsWith('(Preview)')).toBe(PREVIEW.includes(o.value));
+			expect(o.description?.endsWith('(preview)')).toBe(PREVIEW.includes(o.value));
 		}
 		expect(options.map((o) => o.value)).toContain(field.default);
 	});

@@ -197,7 +197,7 @@ export const simplifyField: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether to return a stable, simplified output (the same fields whichever response shape the service sends) instead of the raw response',
+		'Whether to return a short, stable set of fields (the same whatever form the service answers in) instead of its full answer',
 };
 
 export const binaryPropertyField: INodeProperties = {
@@ -278,7 +278,7 @@ export function statusCallbackUrlField(
 		type: 'string',
 		placeholder: 'e.g. https://n8n.example.com/webhook/…',
 		default: '',
-		hint: `Paste the URL of a FinVerify Trigger, or use {{ $execution.resumeUrl }} and a Wait node set to "On Webhook Call" to continue when the ${subject} changes`,
+		hint: `Gets ${subject} status changes: a FinVerify Trigger URL, or {{ $execution.resumeUrl }} and a Wait node on webhook call`,
 	};
 }
 
@@ -292,4 +292,19 @@ export function downloadFields(
 		{ displayName, name: 'download', type: 'boolean', default: false, description },
 		{ ...binaryPropertyField, displayOptions: { show: { download: [true] } }, hint },
 	];
+}
+
+/**
+ * Shown above the fields of an operation the service documents only in part (its name stays plain in the
+ * operation list; its description ends with "(preview)").
+ */
+export function previewNotice(resource: string, operations: string[]): INodeProperties {
+	return {
+		displayName:
+			"Preview: the service documents this call only in part. What is sent and read follows this package's assumptions, so check the first results.",
+		name: 'previewNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { resource: [resource], operation: operations } },
+	};
 }

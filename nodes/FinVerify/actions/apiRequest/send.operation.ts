@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. corporate/cin-lookup',
-		hint: "Relative to /api/v1/services/ of the credential's environment; the credential adds the host and the authentication headers",
+		hint: "Relative to /api/v1/services/; the credential adds the service's address and your API key and secret",
 		description:
 			'Path of the operation, e.g. corporate/cin-lookup or aa-bsa-journey/status. Full URLs and .. are not accepted.',
 	},

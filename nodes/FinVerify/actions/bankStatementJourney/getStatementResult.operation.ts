@@ -32,7 +32,7 @@ const properties: INodeProperties[] = [
 	...downloadFields(
 		'Download Statement PDFs',
 		"Whether to download each account's statement analysis PDF (the time-limited analysis_pdf_s3_url link) as binary data",
-		"One item: files go to <name>_0, <name>_1… (one per account, in account order). Split per account: each item's file is in <name>. Split per transaction: on the first transaction item of each account.",
+		"Files go to this name plus _0, _1… per account. Split: this field, on each account's (first) item.",
 	),
 	{
 		displayName: 'Options',

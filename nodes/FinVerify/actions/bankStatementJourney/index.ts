@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { previewNotice } from '../common.descriptions';
+
 import * as getAnalysis from './getAnalysis.operation';
 import * as getStatementResult from './getStatementResult.operation';
 import * as getStatus from './getStatus.operation';
@@ -35,15 +37,16 @@ export const description: INodeProperties[] = [
 				action: 'Get the status of a bank statement journey',
 			},
 			{
-				name: 'Start Journey (Preview)',
+				name: 'Start Journey',
 				value: 'start',
 				description:
-					'Start an account-aggregator consent journey and get its consent link (request and response shape assumed)',
+					'Start an account-aggregator consent journey and get its consent link (preview)',
 				action: 'Start a bank statement journey',
 			},
 		],
 		default: 'start',
 	},
+	previewNotice('bankStatementJourney', ['start']),
 	...start.description,
 	...getStatus.description,
 	...getStatementResult.description,

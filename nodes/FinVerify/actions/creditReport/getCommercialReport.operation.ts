@@ -50,7 +50,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'JSON Only',
 				value: 'json',
-				description: 'The report facts as JSON, with the HTML as text in `reportHtml`',
+				description: 'The report facts as JSON, with the HTML as text in the reportHtml field',
 			},
 		],
 		description: 'How to return the HTML report the service generates',

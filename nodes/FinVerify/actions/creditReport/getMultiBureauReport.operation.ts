@@ -51,7 +51,7 @@ const properties: INodeProperties[] = [
 	{
 		...binaryPropertyField,
 		displayName: 'Put Report Files in Field',
-		hint: 'Without splitting, each bureau gets its own field: <field>_<bureau>, e.g. data_cibil',
+		hint: 'Without splitting, each bureau gets its own field: this name, an underscore and the bureau, e.g. data_cibil',
 		displayOptions: { show: { downloadReportPdf: [true] } },
 	},
 	{
@@ -68,7 +68,7 @@ const properties: INodeProperties[] = [
 				default: false,
 				displayOptions: { show: { '/simplify': [true] } },
 				description:
-					"Whether to add each bureau's complete report object (accounts, enquiries, payment history) to the simplified output as `report`",
+					"Whether to add each bureau's complete report object (accounts, enquiries, payment history) to the simplified output, in a report field",
 			},
 			{
 				displayName: 'Split Into One Item per Bureau',
@@ -76,7 +76,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to output one item per requested bureau instead of one item with a `bureaus` list. Each item keeps the PAN and request ID.',
+					'Whether to output one item per requested bureau instead of one item with a list of bureaus. Each item keeps the PAN and request ID.',
 			},
 		],
 	},

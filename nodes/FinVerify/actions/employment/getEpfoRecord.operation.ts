@@ -33,7 +33,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to add the month-by-month passbook entries (employee, employer and pension shares) as `passbook`',
+					'Whether to add the month-by-month passbook entries (employee, employer and pension shares) in a passbook field',
 			},
 		],
 	},

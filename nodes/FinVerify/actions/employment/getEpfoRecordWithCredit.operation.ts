@@ -32,7 +32,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to fail the item (code PARTIAL_DATA) when the EPFO or the credit part is missing. Off: the item is output with `partial` and `missing` set.',
+					'Whether to fail the item (code PARTIAL_DATA) when the EPFO or the credit part is missing. Off: the item is output with its partial and missing fields set.',
 			},
 			{
 				displayName: 'Include Credit Accounts',
@@ -41,7 +41,7 @@ const properties: INodeProperties[] = [
 				default: true,
 				displayOptions: { show: { '/simplify': [true] } },
 				description:
-					'Whether to list the individual credit accounts under `credit.accounts` in the simplified output',
+					'Whether to list the individual credit accounts (credit.accounts) in the simplified output',
 			},
 		],
 	},

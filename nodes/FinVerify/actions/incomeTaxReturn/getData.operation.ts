@@ -28,7 +28,7 @@ const properties: INodeProperties[] = [
 	...downloadFields(
 		'Download Filed Returns',
 		'Whether to download the document of each filed return (its download_link) as binary data',
-		"One item: files go to <name>_0, <name>_1… in the order of filings (newest first). Split per filing: each item's file is in <name>.",
+		"Files go to this name plus _0, _1… (newest filing first). Split per filing: each item's file is in this field.",
 	),
 	{
 		displayName: 'Options',

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { previewNotice } from '../common.descriptions';
+
 import * as confirmPasswordReset from './confirmPasswordReset.operation';
 import * as getAnalysisStatus from './getAnalysisStatus.operation';
 import * as getData from './getData.operation';
@@ -23,17 +25,17 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['incomeTaxReturn'] } },
 		options: [
 			{
-				name: 'Confirm Password Reset with OTP (Preview)',
+				name: 'Confirm Password Reset with OTP',
 				value: 'confirmPasswordReset',
 				description:
-					'Confirm a pending portal password reset with the OTP the taxpayer received (shape assumed)',
+					'Confirm a pending portal password reset with the OTP the taxpayer received (preview)',
 				action: 'Confirm a portal password reset with OTP',
 			},
 			{
-				name: 'Get Analysis Status (Preview)',
+				name: 'Get Analysis Status',
 				value: 'getAnalysisStatus',
 				description:
-					'Get the status of an ITR analysis job, optionally waiting until it completes (shape assumed)',
+					'Get the status of an ITR analysis job, optionally waiting until it completes (preview)',
 				action: 'Get the status of an ITR analysis',
 			},
 			{
@@ -49,15 +51,15 @@ export const description: INodeProperties[] = [
 				action: 'Reset a taxpayer portal password',
 			},
 			{
-				name: 'Start Analysis (Preview)',
+				name: 'Start Analysis',
 				value: 'startAnalysis',
-				description:
-					"Start reading a taxpayer's returns from the income-tax portal (shape assumed)",
+				description: "Start reading a taxpayer's returns from the income-tax portal (preview)",
 				action: 'Start an ITR analysis',
 			},
 		],
 		default: 'getData',
 	},
+	previewNotice('incomeTaxReturn', ['startAnalysis', 'getAnalysisStatus', 'confirmPasswordReset']),
 	...startAnalysis.description,
 	...getAnalysisStatus.description,
 	...getData.description,

@@ -1,0 +1,127 @@
+/**
+ * Every text the editor shows for the two nodes and the credential (display names, descriptions, hints,
+ * placeholders, option names, actions, notices) reads the same after n8n's editor has sanitised it.
+ *
+ * n8n's editor renders parameter descriptions, hints and notices as HTML after passing them through its
+ * `sanitizeHtml` (editor-ui `utils/htmlUtils`, built on the `xss` library): a tag whose name is not one of
+ * p, strong, b, code, a, br, i, em, small is removed together with its angle brackets, so a hint like
+ * "files go to <name>_0" reads "files go to _0". `renderedByEditor` reproduces that effect; the test
+ * asserts it changes nothing. Hints stay within the 120 characters n8n's own lint allows; operation names
+ * carry no "(Preview)" or "(shape assumed)"; tooltips carry no raw markdown and no jargon.
+ */
+import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+
+import { FinVerifyApi } from '../../credentials/FinVerifyApi.credentials';
+import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
+import { FinVerifyTrigger } from '../../nodes/FinVerifyTrigger/FinVerifyTrigger.node';
+
+const EDITOR_ALLOWED_TAGS = ['p', 'strong', 'b', 'code', 'a', 'br', 'i', 'em', 'small'];
+
+/** What the editor leaves of a text: tags outside its allow-list vanish, angle brackets and all. */
+export function renderedByEditor(text: string): string {
+	return text.replace(
+		/<\/?\s*([A-Za-z][A-Za-z0-9_:-]*)((?:\s[^<>]*)?)\/?>/g,
+		(tag: string, name: string) => (EDITOR_ALLOWED_TAGS.includes(name.toLowerCase()) ? tag : ''),
+	);
+}
+
+interface Shown {
+	where: string;
+	kind: 'displayName' | 'description' | 'hint' | 'placeholder' | 'option' | 'action' | 'notice';
+	text: string;
+}
+
+function collect(properties: INodeProperties[], where: string, out: Shown[]): Shown[] {
+	for (const p of properties) {
+		const at = `${where} › ${p.name}`;
+		out.push({
+			where: at,
+			kind: p.type === 'notice' ? 'notice' : 'displayName',
+			text: p.displayName,
+		});
+		if (p.description) out.push({ where: at, kind: 'description', text: p.description });
+		if (p.hint) out.push({ where: at, kind: 'hint', text: p.hint });
+		if (typeof p.placeholder === 'string')
+			out.push({ where: at, kind: 'placeholder', text: p.placeholder });
+		for (const mode of p.modes ?? []) {
+			if (mode.placeholder)
+				out.push({ where: `${at}:${mode.name}`, kind: 'placeholder', text: mode.placeholder });
+			if (mode.hint) out.push({ where: `${at}:${mode.name}`, kind: 'hint', text: mode.hint });
+		}
+		for (const option of (p.options ?? []) as Array<
+			INodePropertyOptions | INodeProperties | { displayName: string; values: INodeProperties[] }
+		>) {
+			if ('values' in option) {
+				collect(option.values, `${at}.${option.displayName}`, out);
+			} else if ('type' in option) {
+				collect([option], at, out);
+			} else {
+				const o = option as INodePropertyOptions;
+				out.push({ where: `${at}=${String(o.value)}`, kind: 'option', text: o.name });
+				if (o.description)
+					out.push({ where: `${at}=${String(o.value)}`, kind: 'description', text: o.description });
+				if (o.action)
+					out.push({ where: `${at}=${String(o.value)}`, kind: 'action', text: o.action });
+			}
+		}
+	}
+	return out;
+}
+
+function shownBy(name: string, description: INodeTypeDescription): Shown[] {
+	return collect(description.properties, name, [
+		{ where: name, kind: 'description', text: description.description },
+	]);
+}
+
+const credential = new FinVerifyApi();
+const texts: Shown[] = [
+	...shownBy('FinVerify', new FinVerify().description),
+	...shownBy('FinVerify Trigger', new FinVerifyTrigger().description),
+	...collect(credential.properties, 'FinVerify API credential', []),
+];
+
+describe('the sanitising rule reproduced here', () => {
+	test('drops tags outside the allow-list and keeps the rest', () => {
+		expect(renderedByEditor('files go to <name>_0, <name>_1')).toBe('files go to _0, _1');
+		expect(renderedByEditor('add ?token=<token> to the URL')).toBe('add ?token= to the URL');
+		expect(renderedByEditor('a <code>field</code> and <b>bold</b>')).toBe(
+			'a <code>field</code> and <b>bold</b>',
+		);
+		expect(renderedByEditor('1 < 2 and 3 > 2')).toBe('1 < 2 and 3 > 2');
+		expect(renderedByEditor('sha256=&lt;hex&gt;')).toBe('sha256=&lt;hex&gt;');
+	});
+});
+
+describe('text shown in the editor', () => {
+	test('collects the texts of both nodes and the credential', () => {
+		expect(texts.length).toBeGreaterThan(200);
+		expect(texts.filter((t) => t.kind === 'hint').length).toBeGreaterThan(3);
+	});
+
+	test('no text loses words to HTML sanitising', () => {
+		const lost = texts.filter((t) => renderedByEditor(t.text) !== t.text);
+		expect(lost.map((t) => `${t.where} (${t.kind}): ${t.text}`)).toEqual([]);
+	});
+
+	test('hints are at most 120 characters', () => {
+		const long = texts.filter((t) => t.kind === 'hint' && t.text.length > 120);
+		expect(long.map((t) => `${t.where} (${t.text.length}): ${t.text}`)).toEqual([]);
+	});
+
+	test('operation and resource names carry no "(Preview)" or "(shape assumed)"', () => {
+		const marked = texts.filter(
+			(t) =>
+				(t.kind === 'option' || t.kind === 'action') && /\(preview\)|shape assumed/i.test(t.text),
+		);
+		expect(marked.map((t) => `${t.where}: ${t.text}`)).toEqual([]);
+	});
+
+	test('tooltips and hints carry no markdown backticks and no jargon', () => {
+		const jargon = /`|response shape|sample payload|\bpayload\b|\bshape\b/i;
+		const bad = texts.filter(
+			(t) => ['description', 'hint', 'notice'].includes(t.kind) && jargon.test(t.text),
+		);
+		expect(bad.map((t) => `${t.where} (${t.kind}): ${t.text}`)).toEqual([]);
+	});
+});

@@ -2,7 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from '../transport';
+import {
+	DEFAULT_MAX_RETRIES,
+	DEFAULT_TIMEOUT_MS,
+	isCheckingStop,
+	setCheckingPass,
+} from '../transport';
 import { apiErrorCode } from '../transport/errors';
 import * as apiRequest from './apiRequest';
 import * as bankStatementJourney from './bankStatementJourney';
@@ -90,11 +95,32 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const continueOnFail = this.continueOnFail();
 	const failures: Array<{ index: number; error: unknown }> = [];
-	let next = 0;
 
+	// Checking pass: every item's inputs are checked before the first request of any item, so an invalid
+	// item 4 never leaves journeys created or reports paid for items 0-3 that no output names.
+	const invalid = new Set<number>();
+	setCheckingPass(this, true);
+	try {
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				await module.execute.call(this, itemIndex, policy);
+			} catch (error) {
+				if (isCheckingStop(error)) continue;
+				const nodeError = toNodeError.call(this, error, itemIndex);
+				if (!continueOnFail) throw nodeError;
+				invalid.add(itemIndex);
+				results[itemIndex] = [errorItem(nodeError, itemIndex)];
+			}
+		}
+	} finally {
+		setCheckingPass(this, false);
+	}
+
+	let next = 0;
 	const worker = async () => {
 		while (next < items.length && failures.length === 0) {
 			const itemIndex = next++;
+			if (invalid.has(itemIndex)) continue;
 			try {
 				const output = await module.execute.call(this, itemIndex, policy);
 				results[itemIndex] = output.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));

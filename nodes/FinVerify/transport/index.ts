@@ -53,7 +53,8 @@ export interface ApiRequestOptions extends RequestPolicy {
 	qs?: IDataObject;
 	itemIndex?: number;
 	/**
-	 * False for creates (journey init, ITR analysis start, session create, password reset): they are
+	 * False for creates (journey init, ITR analysis start, session create, password reset) and billed
+	 * bureau pulls (multi-bureau, commercial, EPFO with credit): they are
 	 * only re-sent when the server proved it did not act (429, 503, connection refused).
 	 */
 	idempotent?: boolean;
@@ -61,6 +62,34 @@ export interface ApiRequestOptions extends RequestPolicy {
 	sendRefreshToken?: boolean;
 	/** Extra request headers (never auth headers: the credential adds those). */
 	headers?: IDataObject;
+	/**
+	 * Dotted path of the field a successful answer must carry (e.g. `data.client_id`); alternatives
+	 * separated by `|`. A 2xx without it (`{"success":true,"data":{}}`) is an error naming the field, not
+	 * a success with nulls.
+	 */
+	requiredField?: string;
+}
+
+function valueAt(body: unknown, path: string): unknown {
+	let current: unknown = body;
+	for (const key of path.split('.')) {
+		if (typeof current !== 'object' || current === null) return undefined;
+		current = (current as IDataObject)[key];
+	}
+	return current;
+}
+
+/** The missing field of an answer (undefined when present and not empty). */
+export function missingField(body: unknown, requiredField: string | undefined): string | undefined {
+	if (!requiredField) return undefined;
+	const alternatives = requiredField.split('|');
+	const present = alternatives.some((path) => {
+		const value = valueAt(body, path);
+		if (value === undefined || value === null || value === '') return false;
+		if (typeof value === 'object' && !Array.isArray(value)) return Object.keys(value).length > 0;
+		return true;
+	});
+	return present ? undefined : alternatives.join(' or ');
 }
 
 const secretsOf = (c: FinVerifyCredentials) => [
@@ -69,6 +98,36 @@ const secretsOf = (c: FinVerifyCredentials) => [
 	c.refreshToken,
 	c.webhookSecret,
 ];
+
+/**
+ * Checking pass: the router first runs every item's operation with its context marked here; the first
+ * request an operation would send throws a marked stop instead, so every item's inputs are validated
+ * before any item sends anything (a create or a paid pull is never sent for item 1 when item 4 is invalid).
+ */
+const checkingContexts = new WeakSet<object>();
+const checkingStops = new WeakSet<object>();
+
+export function setCheckingPass(context: object, on: boolean): void {
+	if (on) checkingContexts.add(context);
+	else checkingContexts.delete(context);
+}
+
+/** True for the stop a request raises during the checking pass (the item's inputs passed their checks). */
+export function isCheckingStop(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && checkingStops.has(error);
+}
+
+function stopIfChecking(this: FinVerifyContext, itemIndex?: number): void {
+	if (!checkingContexts.has(this)) return;
+	// a NodeApiError passes unchanged through the operations' own error wrapping
+	const stop = new NodeApiError(
+		this.getNode(),
+		{ message: 'checking pass' },
+		{ message: 'checking pass', itemIndex },
+	);
+	checkingStops.add(stop);
+	throw stop;
+}
 
 /** The base address of the credential's environment, without a trailing slash or API prefix. */
 export function resolveBaseUrl(credentials: FinVerifyCredentials): string | undefined {
@@ -120,6 +179,14 @@ function describeNetworkError(code: string | undefined, timeoutMs: number): stri
 			return 'The service refused the connection (is the Base URL right and the service up?)';
 		case 'ECONNRESET':
 			return 'The service closed the connection before answering';
+		case 'ERR_TOO_MANY_REDIRECTS':
+			return `The service redirected more than ${MAX_REDIRECTS} times`;
+		case 'ERR_INVALID_REDIRECT':
+			return 'The service redirected to an address that is not http(s)';
+		case 'ERR_CROSS_ORIGIN_REDIRECT':
+			return 'The service redirected to another host; the request was not sent there (the credential never leaves the service host)';
+		case 'ERR_CANCELED':
+			return 'The execution was cancelled';
 		case 'ENOTFOUND':
 		case 'EAI_AGAIN':
 			return 'The host of the Base URL could not be resolved';
@@ -146,6 +213,125 @@ function asResponseObject(parsed: unknown): IDataObject {
 	return { data: parsed as IDataObject[] };
 }
 
+/** Most redirects one attempt follows (same origin only for API calls). */
+export const MAX_REDIRECTS = 5;
+
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+
+/** Thrown inside an attempt when its hard deadline passed (mapped to a timeout). */
+const DEADLINE_CODE = 'ETIMEDOUT';
+
+function originOf(url: string): string | undefined {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return undefined;
+	}
+}
+
+function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
+	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
+	const first = Array.isArray(value) ? value[0] : value;
+	return typeof first === 'string' ? first : undefined;
+}
+
+/**
+ * Gives one attempt a hard deadline. n8n's httpRequest helpers honour `abortSignal`, but
+ * `httpRequestWithAuthentication` replaces it with the execution's cancel signal; an accessor keeps
+ * both: whatever signal n8n sets is combined with the deadline, so cancelling the execution still
+ * aborts, and a server trickling bytes cannot hold an attempt past `timeoutMs` (`timeout` alone is an
+ * idle timeout).
+ */
+function withDeadline(request: IHttpRequestOptions, deadline: AbortSignal) {
+	let outer: AbortSignal | undefined;
+	let combined: AbortSignal = deadline;
+	Object.defineProperty(request, 'abortSignal', {
+		configurable: true,
+		enumerable: true,
+		get: () => combined,
+		set: (signal: AbortSignal | undefined) => {
+			outer = signal;
+			combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+		},
+	});
+	return { cancelled: () => outer?.aborted === true };
+}
+
+interface AttemptTarget {
+	request: IHttpRequestOptions;
+	/** Origin whose hops carry the credential; other origins never see it. */
+	credentialOrigin: string;
+	/** API calls stop at a redirect to another origin; document downloads follow it without credentials. */
+	followCrossOrigin: boolean;
+	timeoutMs: number;
+}
+
+/** What one attempt gave: an answer, or the failure code (and whether the execution was cancelled). */
+type AttemptResult =
+	| { response: IN8nHttpFullResponse }
+	| { response?: undefined; code: string | undefined; cancelled?: boolean };
+
+/**
+ * One attempt: the request and any redirects (followed here, never by the HTTP client, so the
+ * credential's headers only go to the credential's origin), all within one hard deadline.
+ */
+async function sendAttempt(this: FinVerifyContext, target: AttemptTarget): Promise<AttemptResult> {
+	const deadline = AbortSignal.timeout(Math.max(1, target.timeoutMs));
+	let request: IHttpRequestOptions = {
+		...target.request,
+		headers: { ...(target.request.headers ?? {}) },
+		disableFollowRedirect: true,
+	};
+	for (let hop = 0; ; hop++) {
+		const withCredential = originOf(request.url) === target.credentialOrigin;
+		const state = withDeadline(request, deadline);
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await (withCredential
+				? this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)
+				: this.helpers.httpRequest(request))) as IN8nHttpFullResponse;
+		} catch (error) {
+			if (state.cancelled()) return { code: 'ERR_CANCELED', cancelled: true };
+			if (deadline.aborted) return { code: DEADLINE_CODE };
+			return { code: errorCodeOf(error) };
+		}
+		if (deadline.aborted) return { code: DEADLINE_CODE };
+		const location = headerValue(response.headers as IDataObject, 'location');
+		if (!REDIRECT_STATUS.has(response.statusCode) || !location) return { response };
+		if (hop >= MAX_REDIRECTS) return { code: 'ERR_TOO_MANY_REDIRECTS' };
+		let next: URL;
+		try {
+			next = new URL(location, request.url);
+		} catch {
+			return { code: 'ERR_INVALID_REDIRECT' };
+		}
+		if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+			return { code: 'ERR_INVALID_REDIRECT' };
+		}
+		if (next.origin !== target.credentialOrigin && !target.followCrossOrigin) {
+			return { code: 'ERR_CROSS_ORIGIN_REDIRECT' };
+		}
+		const method = (request.method ?? 'GET').toUpperCase();
+		const toGet =
+			response.statusCode === 303 ||
+			((response.statusCode === 301 || response.statusCode === 302) && method === 'POST');
+		const headers = { ...(request.headers ?? {}) };
+		if (next.origin !== target.credentialOrigin) {
+			for (const name of Object.keys(headers)) {
+				if (/^(cookie|authorization|x-api-key|x-api-secret)$/i.test(name)) delete headers[name];
+			}
+		}
+		request = {
+			...request,
+			url: next.href,
+			qs: undefined,
+			headers,
+			...(toGet ? { method: 'GET' as const, body: undefined } : {}),
+		};
+		delete (request as { abortSignal?: unknown }).abortSignal;
+	}
+}
+
 /**
  * The one way node code talks to the service. Owns base URL joining, JSON bodies, timeouts, retries
  * (429/5xx/network, exponential backoff with jitter, Retry-After honoured), error normalisation into
@@ -156,6 +342,7 @@ export async function apiRequest(
 	options: ApiRequestOptions,
 ): Promise<IDataObject> {
 	const { itemIndex } = options;
+	stopIfChecking.call(this, itemIndex);
 	const { credentials, baseUrl } = await loadCredentials.call(this, itemIndex);
 	const secrets = secretsOf(credentials);
 	const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -203,16 +390,15 @@ export async function apiRequest(
 	};
 
 	for (let attempt = 0; ; attempt++) {
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				request,
-			)) as IN8nHttpFullResponse;
-		} catch (error) {
-			const code = errorCodeOf(error);
-			if (attempt < maxRetries && shouldRetryNetworkError(code, idempotent)) {
+		const result = await sendAttempt.call(this, {
+			request,
+			credentialOrigin: originOf(baseUrl) ?? baseUrl,
+			followCrossOrigin: false,
+			timeoutMs,
+		});
+		if (!result.response) {
+			const { code, cancelled } = result;
+			if (!cancelled && attempt < maxRetries && shouldRetryNetworkError(code, idempotent)) {
 				await sleep(retryDelayMs(attempt));
 				continue;
 			}
@@ -225,10 +411,20 @@ export async function apiRequest(
 			);
 		}
 
+		const { response } = result;
 		const status = response.statusCode;
 		const { parsed, malformed } = parseBody(response.body);
 		const ok = status >= 200 && status < 300;
-		if (ok && !malformed && !isErrorEnvelope(parsed)) return asResponseObject(parsed);
+		if (ok && !malformed && !isErrorEnvelope(parsed)) {
+			const missing = missingField(parsed, options.requiredField);
+			if (missing === undefined) return asResponseObject(parsed);
+			throw fail(
+				{ message: `The answer has no ${missing}`, code: 'INCOMPLETE_RESPONSE' },
+				`The service answered success without ${missing}`,
+				`${options.method} ${API_PREFIX}${options.path} returned HTTP ${status} but no ${missing}; nothing in the answer can be used`,
+				String(status),
+			);
+		}
 
 		if (!ok && attempt < maxRetries && shouldRetryStatus(status, idempotent)) {
 			await sleep(retryDelayMs(attempt, response.headers?.['retry-after']));
@@ -264,8 +460,10 @@ export async function apiRequest(
 }
 
 /**
- * Downloads a document link from a response (report PDF, statement PDF). The credential's headers are
- * only sent when the link points at the credential's own host; pre-signed links elsewhere get none.
+ * Downloads a document link from a response (report PDF, statement PDF), retried like a read (429, 5xx,
+ * network failures and timeouts; Retry-After honoured), each attempt within one hard deadline. The
+ * credential's headers are only sent to the credential's own origin: a pre-signed link elsewhere, or a
+ * redirect from the service to another host, gets none.
  */
 export async function downloadDocument(
 	this: IExecuteFunctions,
@@ -273,15 +471,9 @@ export async function downloadDocument(
 	itemIndex: number,
 	policy: RequestPolicy = {},
 ): Promise<{ data: Buffer; contentType?: string }> {
+	stopIfChecking.call(this, itemIndex);
 	const { credentials, baseUrl } = await loadCredentials.call(this, itemIndex);
-	const sameHost = (() => {
-		try {
-			return new URL(url).origin === new URL(baseUrl).origin;
-		} catch {
-			return false;
-		}
-	})();
-	if (!/^https?:\/\//i.test(url)) {
+	if (!/^https?:\/\//i.test(url) || originOf(url) === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),
 			'The document link in the response is not an http(s) URL',
@@ -290,49 +482,81 @@ export async function downloadDocument(
 			},
 		);
 	}
+	const timeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	const maxRetries = Math.max(0, Math.min(policy.maxRetries ?? DEFAULT_MAX_RETRIES, MAX_RETRIES));
 	const request: IHttpRequestOptions = {
 		method: 'GET',
 		url,
 		encoding: 'arraybuffer',
-		timeout: policy.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		timeout: timeoutMs,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 	};
 	const secrets = secretsOf(credentials);
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await (sameHost
-			? this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)
-			: // a pre-signed link on another host must not see the credential's headers
-				this.helpers.httpRequest(request))) as IN8nHttpFullResponse;
-	} catch (error) {
-		const message = describeNetworkError(
-			errorCodeOf(error),
-			policy.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-		);
+	for (let attempt = 0; ; attempt++) {
+		const result = await sendAttempt.call(this, {
+			request,
+			credentialOrigin: originOf(baseUrl) ?? baseUrl,
+			followCrossOrigin: true,
+			timeoutMs,
+		});
+		if (!result.response) {
+			const { code, cancelled } = result;
+			if (!cancelled && attempt < maxRetries && shouldRetryNetworkError(code, true)) {
+				await sleep(retryDelayMs(attempt));
+				continue;
+			}
+			const message = describeNetworkError(code, timeoutMs);
+			throw new NodeApiError(
+				this.getNode(),
+				{ message, code: code ?? 'NETWORK_ERROR' },
+				{
+					message: `Document download failed: ${message}`,
+					description: `after ${attempt + 1} attempt(s)`,
+					itemIndex,
+				},
+			);
+		}
+		const { response } = result;
+		const status = response.statusCode;
+		if (status >= 200 && status < 300) {
+			const contentType = headerValue(response.headers as IDataObject, 'content-type');
+			const data = Buffer.from(response.body as ArrayBuffer);
+			const type = contentType?.split(';')[0].trim().toLowerCase();
+			// an error envelope served as the "document" is an error, not a file
+			if (type === 'application/json') {
+				const { parsed } = parseBody(data);
+				if (isErrorEnvelope(parsed)) {
+					const parsedError = parseApiError(parsed, status);
+					throw new NodeApiError(
+						this.getNode(),
+						{
+							message: redactSecrets(parsedError.message, secrets),
+							code: parsedError.code ?? null,
+						},
+						{
+							message: `Document download failed: ${redactSecrets(parsedError.message, secrets)}`,
+							httpCode: String(status),
+							itemIndex,
+						},
+					);
+				}
+			}
+			return { data, contentType: type };
+		}
+		if (attempt < maxRetries && shouldRetryStatus(status, true)) {
+			await sleep(retryDelayMs(attempt, (response.headers as IDataObject)?.['retry-after']));
+			continue;
+		}
 		throw new NodeApiError(
 			this.getNode(),
-			{ message },
-			{ message: `Document download failed: ${message}`, itemIndex },
-		);
-	}
-	if (response.statusCode < 200 || response.statusCode >= 300) {
-		throw new NodeApiError(
-			this.getNode(),
-			{ message: `HTTP ${response.statusCode}` },
+			{ message: `HTTP ${status}`, code: `HTTP_${status}` },
 			{
-				message: redactSecrets(
-					`Document download failed with HTTP ${response.statusCode}`,
-					secrets,
-				),
-				httpCode: String(response.statusCode),
+				message: redactSecrets(`Document download failed with HTTP ${status}`, secrets),
+				description: `after ${attempt + 1} attempt(s)`,
+				httpCode: String(status),
 				itemIndex,
 			},
 		);
 	}
-	const contentType = response.headers?.['content-type'];
-	return {
-		data: Buffer.from(response.body as ArrayBuffer),
-		contentType: typeof contentType === 'string' ? contentType.split(';')[0] : undefined,
-	};
 }

@@ -14,6 +14,14 @@ const NOT_SENT_CODES = new Set([
 	'ENETUNREACH',
 ]);
 
+/** Failures that the same request would meet again (or that the user asked for): never retried. */
+const NEVER_RETRY_CODES = new Set([
+	'ERR_CANCELED',
+	'ERR_CROSS_ORIGIN_REDIRECT',
+	'ERR_TOO_MANY_REDIRECTS',
+	'ERR_INVALID_REDIRECT',
+]);
+
 /** Longest wait the transport accepts between two attempts, whatever Retry-After asks for. */
 export const MAX_RETRY_WAIT_MS = 30_000;
 
@@ -52,6 +60,7 @@ export function shouldRetryStatus(status: number, idempotent: boolean): boolean 
 
 /** Whether a network failure may be retried for a request that is (or is not) idempotent. */
 export function shouldRetryNetworkError(code: string | undefined, idempotent: boolean): boolean {
+	if (code !== undefined && NEVER_RETRY_CODES.has(code)) return false;
 	if (code !== undefined && NOT_SENT_CODES.has(code)) return true;
 	return idempotent;
 }

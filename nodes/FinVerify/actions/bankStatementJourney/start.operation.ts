@@ -151,6 +151,7 @@ export async function execute(
 		path: 'aa-bsa-journey/init',
 		body,
 		idempotent: false,
+		requiredField: 'data.client_id|data.clientId|client_id|clientId',
 		itemIndex,
 	});
 	return [

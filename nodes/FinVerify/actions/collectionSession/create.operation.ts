@@ -155,6 +155,7 @@ export async function execute(
 		path: 'collection/session/create',
 		body,
 		idempotent: false,
+		requiredField: 'data.session_id|data.id|session_id|id',
 		sendRefreshToken: true,
 		itemIndex,
 	});

@@ -120,6 +120,8 @@ export async function execute(
 		...policy,
 		method: 'POST',
 		path: 'credit-report-commercial/fetch',
+		// a billed bureau pull: never re-sent after an answer that may mean it was generated (timeout, 500, reset)
+		idempotent: false,
 		body: { business_name: businessName, pan, consent, report_type: 'html' },
 		itemIndex,
 	});

@@ -150,6 +150,8 @@ export async function execute(
 		...policy,
 		method: 'POST',
 		path: 'multi-bureau/fetch',
+		// a billed bureau pull: never re-sent after an answer that may mean it was generated (timeout, 500, reset)
+		idempotent: false,
 		body: { pan, name, mobile_number: mobile, consent, gender, bureaus },
 		itemIndex,
 	});

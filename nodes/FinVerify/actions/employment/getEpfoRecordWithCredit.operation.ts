@@ -69,6 +69,8 @@ export async function execute(
 		...policy,
 		method: 'POST',
 		path: 'epfo-crif-combined/fetch',
+		// a billed bureau pull: never re-sent after an answer that may mean it was generated (timeout, 500, reset)
+		idempotent: false,
 		body: { mobile_number: mobile },
 		itemIndex,
 	});

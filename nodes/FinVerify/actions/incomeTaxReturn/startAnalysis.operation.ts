@@ -81,6 +81,7 @@ export async function execute(
 				path: 'itr-analyzer/analyze',
 				body,
 				idempotent: false,
+				requiredField: 'data.job_id|data.jobId|job_id|jobId',
 				itemIndex,
 			}),
 	);

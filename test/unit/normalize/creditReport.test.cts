@@ -108,6 +108,8 @@ describe('normalizeMultiBureau', () => {
 			gender: null,
 			accountCount: 2,
 			enquiryCount: 1,
+			maxDaysPastDue: null,
+			delinquentMonths: null,
 		});
 		expect(out.bureaus[1].pan).toBe('ABCDE1234F');
 		expect(out.scores).toEqual({ cibil: 742, equifax: 701 });

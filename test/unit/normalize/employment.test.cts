@@ -395,6 +395,7 @@ describe('normalizeEpfoCredit', () => {
 			emiAmount: 0,
 			overdueAmount: 0,
 			paymentHistory: '000',
+			maxDaysPastDue: 0,
 		});
 	});
 

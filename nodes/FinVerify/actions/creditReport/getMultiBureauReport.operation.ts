@@ -7,7 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { bureauReport, normalizeMultiBureau } from '../../helpers/normalize/creditReport';
+import {
+	bureauReport,
+	bureauReportLayout,
+	normalizeMultiBureau,
+} from '../../helpers/normalize/creditReport';
 import type { BureauOutcome } from '../../helpers/normalize/creditReport';
 import { downloadReportFile } from '../../helpers/reportFiles';
 import {
@@ -68,7 +72,7 @@ const properties: INodeProperties[] = [
 				default: false,
 				displayOptions: { show: { '/simplify': [true] } },
 				description:
-					"Whether to add each bureau's complete report object (accounts, enquiries, payment history) to the simplified output, in a report field",
+					"Whether to add each bureau's complete report object (accounts, enquiries, payment history) to the simplified output, in a report field, with a reportLayout field naming its layout (reference, or the bureau's own)",
 			},
 			{
 				displayName: 'Split Into One Item per Bureau',
@@ -88,19 +92,30 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+type FullReports = Map<string, { layout: string; report: IDataObject | null }>;
+
+/**
+ * The "Include Full Bureau Reports" fields of one bureau: the report as the service sent it and
+ * `reportLayout`, which says whose layout it is ("reference", or the bureau's own in the sample shape).
+ */
+function fullReport(reports: FullReports, bureau: string): IDataObject {
+	const entry = reports.get(bureau);
+	return entry ? { report: entry.report, reportLayout: entry.layout } : {};
+}
+
 /** One output item per bureau: the shared request facts plus that bureau's outcome (or raw entry). */
 function splitItems(
 	response: IDataObject,
 	outcomes: BureauOutcome[],
 	simplify: boolean,
 	common: IDataObject,
-	reports: Map<string, IDataObject | null>,
+	reports: FullReports,
 ): IDataObject[] {
 	if (simplify) {
 		return outcomes.map((outcome) => ({
 			...common,
 			...outcome,
-			...(reports.has(outcome.bureau) ? { report: reports.get(outcome.bureau) ?? null } : {}),
+			...fullReport(reports, outcome.bureau),
 		}));
 	}
 	const entries = (
@@ -157,10 +172,13 @@ export async function execute(
 	});
 
 	const summary = normalizeMultiBureau(response, bureaus);
-	const reports = new Map<string, IDataObject | null>();
+	const reports: FullReports = new Map();
 	if (simplify && options.includeFullReports === true) {
 		for (const outcome of summary.bureaus)
-			reports.set(outcome.bureau, bureauReport(response, outcome.bureau));
+			reports.set(outcome.bureau, {
+				layout: bureauReportLayout(response, outcome.bureau),
+				report: bureauReport(response, outcome.bureau),
+			});
 	}
 
 	// report documents, one per bureau that sent a link
@@ -198,7 +216,7 @@ export async function execute(
 			...summary,
 			bureaus: summary.bureaus.map((outcome) => ({
 				...outcome,
-				...(reports.has(outcome.bureau) ? { report: reports.get(outcome.bureau) ?? null } : {}),
+				...fullReport(reports, outcome.bureau),
 				...(download
 					? { reportFile: files.has(outcome.bureau) ? fileKey(outcome.bureau) : null }
 					: {}),

@@ -91,3 +91,56 @@ export function unwrap(body: unknown): IDataObject {
 
 /** Which documented shape a body is in, for the `shape` field of simplified outputs. */
 export type Shape = 'reference' | 'sample';
+
+/** Today as `YYYY-MM-DD` (UTC): the end of a period that is still running, e.g. a current job. */
+export function todayIsoDate(): string {
+	const now = new Date();
+	return `${now.getUTCFullYear()}-${pad(now.getUTCMonth() + 1)}-${pad(now.getUTCDate())}`;
+}
+
+/**
+ * Monthly payment statuses, newest first, from the bureaus' payment-history strings: `000|030|...`
+ * (reference shape), CRIF's `MM:YYYY,STD/XXX|MM:YYYY,030/XXX` and CIBIL's run-together `000030000`.
+ * Numbers become 3-digit days past due (`STD`, standard, is `000`); other codes (`XXX`: not reported,
+ * `SUB`, `DBT`, `LSS`…) are kept as they are.
+ */
+export function paymentStatuses(value: unknown): string[] {
+	const text = toText(value);
+	if (!text) return [];
+	const parts = /[|;,:]/.test(text) ? text.split(/[|;]/) : (text.match(/.{1,3}/g) ?? []);
+	return parts
+		.map((part) => {
+			const status = part.includes(',') ? part.slice(part.indexOf(',') + 1) : part;
+			const code = status.split('/')[0].trim().toUpperCase();
+			if (code === 'STD') return '000';
+			return /^\d+$/.test(code) ? code.padStart(3, '0') : code;
+		})
+		.filter((code) => code !== '');
+}
+
+/** A payment history in one form whichever layout it came in: `000|030|XXX`, newest first; or null. */
+export function normalizePaymentHistory(value: unknown): string | null {
+	const statuses = paymentStatuses(value);
+	return statuses.length ? statuses.join('|') : null;
+}
+
+/** Days past due per month (numbers only, newest first) of a payment history in any layout. */
+export function parseDaysPastDue(value: unknown): number[] {
+	return paymentStatuses(value)
+		.filter((code) => /^\d+$/.test(code))
+		.map(Number);
+}
+
+/** Worst days-past-due and the number of months with any (over the `months` newest of each history). */
+export function delinquencyOf(
+	histories: number[][],
+	months = 12,
+): { maxDaysPastDue: number | null; delinquentMonths: number | null } {
+	const recent = histories.map((h) => h.slice(0, months)).filter((h) => h.length > 0);
+	if (recent.length === 0) return { maxDaysPastDue: null, delinquentMonths: null };
+	const all = recent.flat();
+	return {
+		maxDaysPastDue: Math.max(...all),
+		delinquentMonths: all.filter((d) => d > 0).length,
+	};
+}

@@ -199,6 +199,8 @@ export interface FinancialYear extends IDataObject {
 	totalEquity: number | null;
 	totalDebt: number | null;
 	netMargin: number | null;
+	/** Revenue growth over the previous year, as the service reports it. */
+	revenueGrowth: number | null;
 	debtToEquity: number | null;
 	currentRatio: number | null;
 	auditorFirm: string | null;
@@ -226,6 +228,7 @@ function latestFinancials(list: unknown): FinancialYear | null {
 		totalEquity: toNumber(subTotals.total_equity),
 		totalDebt: toNumber(subTotals.total_debt),
 		netMargin: toNumber(ratios.net_margin),
+		revenueGrowth: toNumber(ratios.revenue_growth),
 		debtToEquity: toNumber(ratios.debt_by_equity),
 		currentRatio: toNumber(ratios.current_ratio),
 		auditorFirm: toText(asObject(y.auditor).auditor_firm_name),
@@ -241,11 +244,72 @@ export interface RegistryInsights extends IDataObject {
 	profit: number | null;
 	employeeCount: number | null;
 	financialScore: number | null;
+	/** The parts of the financial score (sample shape). */
+	financialSubScores: FinancialSubScores;
+	/** Revenue growth of the latest financial year. */
+	revenueGrowth: number | null;
 	riskFlags: RiskFlags;
 	lastAgmDate: string | null;
 	lastBalanceSheetDate: string | null;
 	lastAnnualReturnDate: string | null;
 	latestFinancials: FinancialYear | null;
+	/** Other companies and LLPs the directors sit on. */
+	directorNetwork: DirectorNetwork[];
+	/** The latest year's shareholding pattern. */
+	shareholdingSummary: ShareholdingSummary | null;
+}
+
+export interface FinancialSubScores extends IDataObject {
+	growth: number | null;
+	profitability: number | null;
+	liquidity: number | null;
+	solvency: number | null;
+	efficiency: number | null;
+}
+
+export interface DirectorNetwork extends IDataObject {
+	name: string | null;
+	companies: Array<{ name: string | null; designation: string | null }>;
+	llpCount: number;
+}
+
+export interface ShareholdingSummary extends IDataObject {
+	financialYear: string | null;
+	totalEquityShares: number | null;
+	totalPreferenceShares: number | null;
+	promoterPercent: number | null;
+	publicPercent: number | null;
+}
+
+function shareholdingSummary(list: unknown): ShareholdingSummary | null {
+	const latest = asArray(list)
+		.map((raw) => asObject(raw))
+		.sort((a, b) =>
+			(toText(b.financial_year) ?? '').localeCompare(toText(a.financial_year) ?? ''),
+		)[0];
+	if (!latest) return null;
+	return {
+		financialYear: toText(latest.financial_year),
+		totalEquityShares: toNumber(latest.total_equity_shares),
+		totalPreferenceShares: toNumber(latest.total_preference_shares),
+		promoterPercent: toNumber(latest.promoter),
+		publicPercent: toNumber(latest.public),
+	};
+}
+
+function directorNetwork(list: unknown): DirectorNetwork[] {
+	return asArray(list).map((raw) => {
+		const d = asObject(raw);
+		const network = asObject(d.network);
+		return {
+			name: toText(d.name),
+			companies: asArray(network.companies).map((c) => ({
+				name: toText(asObject(c).legal_name),
+				designation: toText(asObject(c).designation),
+			})),
+			llpCount: asArray(network.llps).length,
+		};
+	});
 }
 
 function insights(result: IDataObject): RegistryInsights {
@@ -255,6 +319,8 @@ function insights(result: IDataObject): RegistryInsights {
 	const filing = asObject(result.filing_dates);
 	const activities = asArray(result.principal_business_activities).map((a) => asObject(a));
 	const phones = asArray(contact.phone).map((p) => toText(asObject(p).phoneNumber));
+	const score = asObject(result.service_financial_score);
+	const financials = latestFinancials(result.financials);
 	return {
 		activity: toText(first(company.activity, activities[0]?.business_activity_description)),
 		summary: toText(asObject(result.description).summary),
@@ -262,12 +328,22 @@ function insights(result: IDataObject): RegistryInsights {
 		revenue: toNumber(indicators.revenue),
 		profit: toNumber(indicators.profit),
 		employeeCount: toNumber(indicators.employee_count),
-		financialScore: toNumber(asObject(result.service_financial_score).overall_financial_score),
+		financialScore: toNumber(score.overall_financial_score),
+		financialSubScores: {
+			growth: toNumber(score.growth_score),
+			profitability: toNumber(score.profitability_score),
+			liquidity: toNumber(score.liquidity_score),
+			solvency: toNumber(score.solvency_score),
+			efficiency: toNumber(score.efficiency_score),
+		},
+		revenueGrowth: financials?.revenueGrowth ?? null,
 		riskFlags: riskFlags(indicators),
 		lastAgmDate: toIsoDate(filing.last_agm_date),
 		lastBalanceSheetDate: toIsoDate(filing.balance_sheet_date),
 		lastAnnualReturnDate: toIsoDate(filing.annual_return_date),
-		latestFinancials: latestFinancials(result.financials),
+		latestFinancials: financials,
+		directorNetwork: directorNetwork(result.director_network),
+		shareholdingSummary: shareholdingSummary(result.shareholdings_summary),
 	};
 }
 
@@ -279,6 +355,14 @@ const NO_INSIGHTS: RegistryInsights = {
 	profit: null,
 	employeeCount: null,
 	financialScore: null,
+	financialSubScores: {
+		growth: null,
+		profitability: null,
+		liquidity: null,
+		solvency: null,
+		efficiency: null,
+	},
+	revenueGrowth: null,
 	riskFlags: {
 		pendingCases: null,
 		bureauDefaults: null,
@@ -289,6 +373,8 @@ const NO_INSIGHTS: RegistryInsights = {
 	lastBalanceSheetDate: null,
 	lastAnnualReturnDate: null,
 	latestFinancials: null,
+	directorNetwork: [],
+	shareholdingSummary: null,
 };
 
 const emailOf = (company: IDataObject, result: IDataObject) =>
@@ -301,16 +387,36 @@ const emailOf = (company: IDataObject, result: IDataObject) =>
 
 // ---------------------------------------------------------------- company (CIN lookup)
 
-/** The reference shape's `company_type` wording from the sample's class and category. */
-function companyTypeOf(classOfCompany: string | null, category: string | null): string | null {
-	if (!classOfCompany) return null;
+/**
+ * One wording for the company type whichever shape (and spelling) it came in: the sample's class and
+ * category, or the reference's `company_type` ("Private", "Pvt Ltd", "Private Limited Company"…) all
+ * become "Private Limited Company", "Public Limited Company" or "One Person Company"; other types keep
+ * their words with "Company" appended once.
+ */
+export function companyTypeOf(classOrType: string | null, category: string | null): string | null {
+	if (!classOrType) return null;
+	const text = classOrType.trim();
+	if (/one\s*person|^opc$/i.test(text)) return 'One Person Company';
 	const byShares = category === null || /limited by shares/i.test(category);
-	const klass = classOfCompany.toLowerCase();
-	if (byShares && (klass === 'private' || klass === 'public')) {
-		return `${klass === 'private' ? 'Private' : 'Public'} Limited Company`;
+	const kind = /^(private|pvt\.?)\b/i.test(text)
+		? 'Private'
+		: /^public\b/i.test(text)
+			? 'Public'
+			: null;
+	const rest = text.replace(/^(private|pvt\.?|public)\b/i, '').trim();
+	if (kind && byShares && /^((limited|ltd\.?)(\s+company)?)?$/i.test(rest)) {
+		return `${kind} Limited Company`;
 	}
-	if (/one person/i.test(classOfCompany)) return 'One Person Company';
-	return `${classOfCompany} Company`;
+	return /\bcompany$/i.test(text) ? text : `${text} Company`;
+}
+
+/** The class of a company ("Private", "Public", "One Person Company") from its type wording. */
+function classOf(companyType: string | null): string | null {
+	if (!companyType) return null;
+	if (/^one person/i.test(companyType)) return 'One Person Company';
+	if (/^(private|pvt)/i.test(companyType)) return 'Private';
+	if (/^public/i.test(companyType)) return 'Public';
+	return null;
 }
 
 export interface CompanySummary extends RegistryInsights {
@@ -376,15 +482,16 @@ export function normalizeCompany(body: unknown): CompanySummary {
 	}
 	const cin = upper(data.cin);
 	const fromCin = parseCin(cin);
+	const companyType = companyTypeOf(toText(data.company_type), null);
 	return {
 		shape: 'reference',
 		cin,
 		name: toText(data.company_name),
 		status: toText(data.status),
-		companyType: toText(data.company_type),
+		companyType,
 		companyCategory: null,
 		companySubCategory: null,
-		classOfCompany: null,
+		classOfCompany: classOf(companyType),
 		listed: fromCin.listed,
 		dateOfIncorporation: toIsoDate(data.date_of_incorporation),
 		registeredAddress: toText(data.registered_address),

@@ -4,8 +4,10 @@ import type { Shape } from './common';
 import {
 	asArray,
 	asObject,
+	delinquencyOf,
 	first,
 	isObject,
+	parseDaysPastDue,
 	toBoolean,
 	toIsoTimestamp,
 	toNumber,
@@ -33,10 +35,17 @@ export interface BureauOutcome extends IDataObject {
 	pan: string | null;
 	mobile: string | null;
 	gender: string | null;
-	/** Number of credit accounts in the report, when the report lists them. */
+	/** Number of credit accounts in the report: 0 for a report listing none, null when there is no report. */
 	accountCount: number | null;
-	/** Number of enquiries in the report, when the report lists them. */
+	/**
+	 * Number of enquiries in the report: 0 for a report listing none; null when there is no report or
+	 * the bureau's own layout (CRIF, Experian in the sample shape) does not list enquiries.
+	 */
 	enquiryCount: number | null;
+	/** Worst days past due over the report's accounts in their last 12 reported months. */
+	maxDaysPastDue: number | null;
+	/** Account-months with any days past due in the last 12 reported months. */
+	delinquentMonths: number | null;
 }
 
 export interface MultiBureauSummary extends IDataObject {
@@ -45,6 +54,8 @@ export interface MultiBureauSummary extends IDataObject {
 	message: string | null;
 	/** reference `request_id`, sample `doc_id`. */
 	requestId: string | null;
+	/** When the service produced the reports (reference shape's `timestamp`), ISO 8601. */
+	reportedAt: string | null;
 	pan: string | null;
 	/** One outcome per bureau, in the order requested (then any others the service added). */
 	bureaus: BureauOutcome[];
@@ -95,15 +106,18 @@ function reportScore(report: IDataObject): number | null {
 	return first<number>(toNumber(score.BureauScore), toNumber(score['SCORE-VALUE']), cibilScore);
 }
 
+const hasReport = (report: unknown) => isObject(report) && Object.keys(report).length > 0;
+
 function sampleAccountCount(report: IDataObject): number | null {
 	const cais = asObject(report.CAIS_Account);
-	return countOf(
+	const count = countOf(
 		report.accounts,
 		equifaxReportData(report).RetailAccountDetails,
 		cais.CAIS_Account_DETAILS,
 		cibilReportData(report).accounts,
 		crifResponses(report),
 	);
+	return count ?? (hasReport(report) ? 0 : null);
 }
 
 function sampleEnquiryCount(report: IDataObject): number | null {
@@ -117,6 +131,34 @@ function sampleEnquiryCount(report: IDataObject): number | null {
 		),
 		toNumber(asObject(equifax.EnquirySummary).Total),
 	);
+}
+
+/** Days-past-due histories of every account, from whichever bureau layout the report has. */
+function sampleHistories(report: IDataObject): number[][] {
+	const histories: number[][] = [];
+	for (const raw of asArray(equifaxReportData(report).RetailAccountDetails)) {
+		histories.push(
+			asArray(asObject(raw).History48Months).flatMap((m) =>
+				parseDaysPastDue(asObject(m).PaymentStatus),
+			),
+		);
+	}
+	for (const raw of asArray(asObject(report.CAIS_Account).CAIS_Account_DETAILS)) {
+		histories.push(
+			asArray(asObject(raw).CAIS_Account_History)
+				.map((m) => toNumber(asObject(m).Days_Past_Due))
+				.filter((d): d is number => d !== null),
+		);
+	}
+	for (const raw of asArray(cibilReportData(report).accounts)) {
+		histories.push(parseDaysPastDue(asObject(raw).paymentHistory));
+	}
+	for (const raw of crifResponses(report) ?? []) {
+		histories.push(
+			parseDaysPastDue(asObject(asObject(raw)['LOAN-DETAILS'])['COMBINED-PAYMENT-HISTORY']),
+		);
+	}
+	return histories;
 }
 
 function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
@@ -134,8 +176,11 @@ function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 		pan: toText(first(report.pan, entry.pan))?.toUpperCase() ?? null,
 		mobile: toText(first(report.mobile, report.mobile_number, entry.mobile)),
 		gender: lower(first(report.gender, entry.gender)),
-		accountCount: countOf(report.accounts),
-		enquiryCount: countOf(report.inquiries, report.enquiries),
+		accountCount: countOf(report.accounts) ?? (hasReport(report) ? 0 : null),
+		enquiryCount: countOf(report.inquiries, report.enquiries) ?? (hasReport(report) ? 0 : null),
+		...delinquencyOf(
+			asArray(report.payment_history).map((h) => parseDaysPastDue(asObject(h).history)),
+		),
 	};
 }
 
@@ -156,7 +201,16 @@ function sampleOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 		gender: lower(data.gender),
 		accountCount: sampleAccountCount(report),
 		enquiryCount: sampleEnquiryCount(report),
+		...delinquencyOf(sampleHistories(report)),
 	};
+}
+
+/**
+ * Which layout `bureauReport` returns for a body: the reference shape's one layout for every bureau, or
+ * the bureau's own layout (`cibil`, `crif`, `equifax`, `experian`) in the sample shape.
+ */
+export function bureauReportLayout(body: unknown, bureau: string): string {
+	return isObject(asObject(body).results) ? bureau.toLowerCase() : 'reference';
 }
 
 /** The bureau's full report object as the service sent it (for the "include full report" option). */
@@ -183,6 +237,8 @@ function missingOutcome(bureau: string): BureauOutcome {
 		gender: null,
 		accountCount: null,
 		enquiryCount: null,
+		maxDaysPastDue: null,
+		delinquentMonths: null,
 	};
 }
 
@@ -232,6 +288,7 @@ export function normalizeMultiBureau(
 		success: declaredSuccess ?? (status !== null ? status === 'success' : successful.length > 0),
 		message: toText(object.message),
 		requestId: toText(first(object.request_id, object.doc_id)),
+		reportedAt: toIsoTimestamp(object.timestamp),
 		pan: toText(first(object.pan, ...bureaus.map((o) => o.pan)))?.toUpperCase() ?? null,
 		bureaus,
 		scores,

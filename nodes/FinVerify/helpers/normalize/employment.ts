@@ -4,8 +4,12 @@ import type { Shape } from './common';
 import {
 	asArray,
 	asObject,
+	delinquencyOf,
 	first,
 	isObject,
+	normalizePaymentHistory,
+	parseDaysPastDue,
+	todayIsoDate,
 	toBoolean,
 	toIsoDate,
 	toIsoMonth,
@@ -61,16 +65,18 @@ function employers(list: unknown): Employer[] {
 		const dateOfJoining = toIsoDate(first(e.date_of_joining, e.doj, e.joining_date));
 		const dateOfExit = toIsoDate(first(e.date_of_exit, e.doe, e.exit_date));
 		const declaredCurrent = toBoolean(e.is_current);
+		const current = declaredCurrent ?? dateOfExit === null;
 		return {
 			name: toText(first(e.establishment_name, e.employer_name, e.company_name, e.name)),
 			establishmentId: upper(e.establishment_id),
 			memberId: upper(first(e.member_id, e.pf_account_number)),
 			dateOfJoining,
 			dateOfExit,
-			current: declaredCurrent ?? dateOfExit === null,
+			current,
+			// a current job (no exit date) runs up to today
 			tenureMonths:
 				toNumber(first(e.tenure_months, e.service_duration_months, e.tenure)) ??
-				monthsBetween(dateOfJoining, dateOfExit),
+				monthsBetween(dateOfJoining, dateOfExit ?? (current ? todayIsoDate() : null)),
 			employeeShare: toNumber(e.employee_share),
 			employerShare: toNumber(e.employer_share),
 		};
@@ -224,7 +230,10 @@ export interface CreditAccount extends IDataObject {
 	outstandingAmount: number | null;
 	emiAmount: number | null;
 	overdueAmount: number | null;
+	/** Monthly payment statuses, newest first, in one form for both shapes: `000|030|XXX`. */
 	paymentHistory: string | null;
+	/** Worst days past due in the account's last 12 reported months. */
+	maxDaysPastDue: number | null;
 }
 
 export interface CreditSummary extends IDataObject {
@@ -239,6 +248,10 @@ export interface CreditSummary extends IDataObject {
 	totalOutstanding: number | null;
 	totalSanctioned: number | null;
 	totalOverdue: number | null;
+	/** Worst days past due over all accounts in the last 12 reported months. */
+	maxDaysPastDue: number | null;
+	/** Account-months with any days past due in the last 12 reported months. */
+	delinquentMonths: number | null;
 	enquiriesLast30Days: number | null;
 	enquiriesLast6Months: number | null;
 	accounts: CreditAccount[];
@@ -251,6 +264,10 @@ export interface CombinedMember extends IDataObject {
 	pan: string | null;
 	mobile: string | null;
 	kycVerified: boolean | null;
+	/** Declared annual income, INR (sample-shape prefill only). */
+	totalIncome: number | null;
+	occupation: string | null;
+	age: number | null;
 }
 
 export interface EmploymentPart extends IDataObject {
@@ -306,6 +323,50 @@ function declaredMissing(...sources: IDataObject[]): MissingPart[] {
 	return out;
 }
 
+/**
+ * Account counts and amounts: the report's own summary where it has one, else derived from the listed
+ * accounts (so both shapes give the same totals for the same accounts).
+ */
+function accountTotals(
+	accounts: CreditAccount[],
+	declared: Record<
+		'total' | 'active' | 'closed' | 'overdue' | 'outstanding' | 'sanctioned' | 'overdueAmount',
+		number | null
+	>,
+): Pick<
+	CreditSummary,
+	| 'totalAccounts'
+	| 'activeAccounts'
+	| 'closedAccounts'
+	| 'overdueAccounts'
+	| 'totalOutstanding'
+	| 'totalSanctioned'
+	| 'totalOverdue'
+> {
+	const listed = accounts.length > 0;
+	const statusOf = (a: CreditAccount) => a.status?.toLowerCase() ?? '';
+	const total = declared.total ?? (listed ? accounts.length : null);
+	const active =
+		declared.active ?? (listed ? accounts.filter((a) => statusOf(a) === 'active').length : null);
+	return {
+		totalAccounts: total,
+		activeAccounts: active,
+		closedAccounts:
+			declared.closed ??
+			(total !== null && active !== null
+				? total - active
+				: listed
+					? accounts.filter((a) => statusOf(a) === 'closed').length
+					: null),
+		overdueAccounts:
+			declared.overdue ??
+			(listed ? accounts.filter((a) => (a.overdueAmount ?? 0) > 0).length : null),
+		totalOutstanding: declared.outstanding ?? sumOf(accounts.map((a) => a.outstandingAmount)),
+		totalSanctioned: declared.sanctioned ?? sumOf(accounts.map((a) => a.sanctionedAmount)),
+		totalOverdue: declared.overdueAmount ?? sumOf(accounts.map((a) => a.overdueAmount)),
+	};
+}
+
 function referenceCredit(crif: IDataObject): CreditSummary {
 	const accounts: CreditAccount[] = asArray(crif.accounts).map((raw) => {
 		const a = asObject(raw);
@@ -320,21 +381,31 @@ function referenceCredit(crif: IDataObject): CreditSummary {
 			outstandingAmount: toNumber(a.outstanding_amount),
 			emiAmount: toNumber(a.emi_amount),
 			overdueAmount: toNumber(a.overdue_amount),
-			paymentHistory: toText(a.dpd),
+			paymentHistory: normalizePaymentHistory(a.dpd),
+			maxDaysPastDue: delinquencyOf([parseDaysPastDue(a.dpd)]).maxDaysPastDue,
 		};
 	});
+	const history = toText(crif.dpd_history);
+	const delinquency = delinquencyOf(
+		history
+			? history.split(';').map(parseDaysPastDue)
+			: asArray(crif.accounts).map((a) => parseDaysPastDue(asObject(a).dpd)),
+	);
 	return {
 		score: toNumber(crif.credit_score),
 		scoreVersion: toText(crif.score_version),
 		reportDate: toIsoDate(crif.report_date),
 		reportId: toText(crif.report_id),
-		totalAccounts: toNumber(crif.total_accounts) ?? (accounts.length || null),
-		activeAccounts: toNumber(crif.active_accounts),
-		closedAccounts: toNumber(crif.closed_accounts),
-		overdueAccounts: toNumber(crif.overdue_accounts),
-		totalOutstanding: toNumber(crif.total_outstanding),
-		totalSanctioned: toNumber(crif.total_sanctioned),
-		totalOverdue: toNumber(crif.total_overdue) ?? sumOf(accounts.map((a) => a.overdueAmount)),
+		...accountTotals(accounts, {
+			total: toNumber(crif.total_accounts),
+			active: toNumber(crif.active_accounts),
+			closed: toNumber(crif.closed_accounts),
+			overdue: toNumber(crif.overdue_accounts),
+			outstanding: toNumber(crif.total_outstanding),
+			sanctioned: toNumber(crif.total_sanctioned),
+			overdueAmount: toNumber(crif.total_overdue),
+		}),
+		...delinquency,
 		enquiriesLast30Days: toNumber(crif.enquiries_last_30_days),
 		enquiriesLast6Months: toNumber(crif.enquiries_last_6_months),
 		accounts,
@@ -364,35 +435,41 @@ function sampleCredit(part: IDataObject): CreditSummary {
 			outstandingAmount: toNumber(loan['CURRENT-BAL']),
 			emiAmount: toNumber(loan['INSTALLMENT-AMT']),
 			overdueAmount: toNumber(loan['OVERDUE-AMT']),
-			paymentHistory: toText(loan['COMBINED-PAYMENT-HISTORY']),
+			paymentHistory: normalizePaymentHistory(loan['COMBINED-PAYMENT-HISTORY']),
+			maxDaysPastDue: delinquencyOf([parseDaysPastDue(loan['COMBINED-PAYMENT-HISTORY'])])
+				.maxDaysPastDue,
 		};
 	});
-	const total = toNumber(primary['NUMBER-OF-ACCOUNTS']) ?? (accounts.length || null);
-	const active = toNumber(primary['ACTIVE-ACCOUNTS']);
-	const statusOf = (a: CreditAccount) => a.status?.toLowerCase() ?? '';
+	// CRIF's own summary names (PRIMARY-…) and the shorter ones; the accounts when neither is there
+	const summary = (...keys: string[]) => toNumber(first(...keys.map((k) => primary[k])));
 	return {
 		score: toNumber(first(part.credit_score, score['SCORE-VALUE'])),
 		scoreVersion: toText(first(score['SCORE-VERSION'], score['SCORE-TYPE'])),
 		reportDate: toIsoDate(first(header['DATE-OF-ISSUE'], header['DATE-OF-REQUEST'])),
 		reportId: toText(header['REPORT-ID']),
-		totalAccounts: total,
-		activeAccounts:
-			active ?? (accounts.length ? accounts.filter((a) => statusOf(a) === 'active').length : null),
-		closedAccounts:
-			total !== null && active !== null
-				? total - active
-				: accounts.length
-					? accounts.filter((a) => statusOf(a) === 'closed').length
-					: null,
-		overdueAccounts: toNumber(primary['OVERDUE-ACCOUNTS']),
-		totalOutstanding: toNumber(primary['TOTAL-CURRENT-BALANCE']),
-		totalSanctioned: toNumber(
-			first(primary['TOTAL-SANCTIONED-AMT'], primary['TOTAL-DISBURSED-AMT']),
+		...accountTotals(accounts, {
+			total: summary('NUMBER-OF-ACCOUNTS', 'PRIMARY-NUMBER-OF-ACCOUNTS'),
+			active: summary('ACTIVE-ACCOUNTS', 'PRIMARY-ACTIVE-NUMBER-OF-ACCOUNTS'),
+			closed: null,
+			overdue: summary('OVERDUE-ACCOUNTS', 'PRIMARY-OVERDUE-NUMBER-OF-ACCOUNTS'),
+			outstanding: summary('TOTAL-CURRENT-BALANCE', 'PRIMARY-CURRENT-BALANCE'),
+			sanctioned: summary(
+				'TOTAL-SANCTIONED-AMT',
+				'PRIMARY-SANCTIONED-AMOUNT',
+				'TOTAL-DISBURSED-AMT',
+				'PRIMARY-DISBURSED-AMOUNT',
+			),
+			overdueAmount: summary('TOTAL-AMT-OVERDUE', 'PRIMARY-OVERDUE-AMOUNT'),
+		}),
+		...delinquencyOf(
+			list.map((raw) =>
+				parseDaysPastDue(asObject(asObject(raw)['LOAN-DETAILS'])['COMBINED-PAYMENT-HISTORY']),
+			),
 		),
-		totalOverdue:
-			toNumber(primary['TOTAL-AMT-OVERDUE']) ?? sumOf(accounts.map((a) => a.overdueAmount)),
 		enquiriesLast30Days: toNumber(derived['INQUIRIES-IN-LAST-30-DAYS']),
-		enquiriesLast6Months: toNumber(derived['INQUIRIES-IN-LAST-SIX-MONTHS']),
+		enquiriesLast6Months: toNumber(
+			first(derived['INQUIRIES-IN-LAST-SIX-MONTHS'], derived['INQURIES-IN-LAST-SIX-MONTHS']),
+		),
 		accounts,
 	};
 }
@@ -409,12 +486,20 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 	const epfoPart = data.epfo;
 	const creditPart = isSample ? data.credit_report : first(data.crif, data.credit);
 	const missing = new Set<MissingPart>(declaredMissing(object, data));
-	if (isEmpty(epfoPart)) missing.add('epfo');
-	if (isEmpty(creditPart)) missing.add('credit');
+	// A part is there when it carries its facts: an EPFO part needs a UAN or an employment; a credit
+	// part a score, an account or a report. Otherwise (null, empty, or only identity fields) it is
+	// missing, whichever shape the answer came in.
+	const epfo = asObject(epfoPart);
+	const credit = asObject(creditPart);
+	const epfoFacts = toText(epfo.uan) !== null || asArray(epfo.employment_history).length > 0;
+	const creditFacts =
+		toNumber(credit.credit_score) !== null ||
+		asArray(credit.accounts).length > 0 ||
+		(isObject(credit.credit_report) && Object.keys(credit.credit_report).length > 0);
+	if (isEmpty(epfoPart) || !epfoFacts) missing.add('epfo');
+	if (isEmpty(creditPart) || !creditFacts) missing.add('credit');
 	const hasEmployment = !missing.has('epfo');
 	const hasCredit = !missing.has('credit');
-	const epfo = hasEmployment ? asObject(epfoPart) : {};
-	const credit = hasCredit ? asObject(creditPart) : {};
 
 	let member: CombinedMember;
 	let employment: EmploymentPart | null = null;
@@ -433,6 +518,9 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 			pan: upper(first(asObject(asArray(identity.pan_number)[0]).id_number, credit.pan)),
 			mobile: toText(first(epfo.mobile, credit.mobile)),
 			kycVerified: toBoolean(epfo.kyc_verified),
+			totalIncome: toNumber(personal.total_income),
+			occupation: toText(personal.occupation),
+			age: toNumber(personal.age),
 		};
 		if (hasEmployment) {
 			const jobs = newestFirst(employers(epfo.employment_history));
@@ -454,6 +542,9 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 			pan: upper(first(epfo.pan, credit.pan)),
 			mobile: toText(first(epfo.mobile, data.mobile_number)),
 			kycVerified: toBoolean(epfo.kyc_verified),
+			totalIncome: null,
+			occupation: null,
+			age: null,
 		};
 		if (hasEmployment) {
 			const jobs = newestFirst(employers(epfo.employment_history));

@@ -241,16 +241,20 @@ export function toStatementDate(value: unknown): string | null {
 
 /**
  * Known payment modes (the reference shape's vocabulary), in the order they are looked for in a
- * description. ACH and ECS debits are NACH mandates.
+ * description, with the narration codes of the major Indian banks: UPI (`UPI/`, `UPI-`, ICICI `UPIAR`,
+ * `UPIRET`), NEFT (`NEFT CR-`, `NEFTINW`, SBI `BY TRANSFER-NEFT*`), IMPS (ICICI `MMT/IMPS`, `IMPS-P2A`),
+ * RTGS, NACH (`NACH`, `ACH D-`, `ECS`, `MANDATE`), ATM (HDFC `ATW-` own-bank and `NWD-` other-bank
+ * withdrawals, `EAW-`, `ATM WDL`, `CASH WDL`, SBI `ATM CASH`, Axis `ATM-CASH`) and cheques (`CHQ`,
+ * `CLG`, `CTS`, `INWARD CLG`).
  */
 const MODES: Array<[RegExp, string]> = [
-	[/\bUPI\b/i, 'UPI'],
-	[/\bNEFT\b/i, 'NEFT'],
-	[/\bIMPS\b/i, 'IMPS'],
-	[/\bRTGS\b/i, 'RTGS'],
-	[/\b(NACH|ACH|ECS)\b/i, 'NACH'],
-	[/\b(ATM|CASH\s*WDL|CASH WITHDRAWAL)\b/i, 'ATM'],
-	[/\b(CHQ|CHEQUE|CLG)\b/i, 'Cheque'],
+	[/\bUPI/i, 'UPI'],
+	[/\bNEFT/i, 'NEFT'],
+	[/\b(IMPS|MMT)\b/i, 'IMPS'],
+	[/\bRTGS/i, 'RTGS'],
+	[/\b(NACH|ACH|ECS|MANDATE)\b/i, 'NACH'],
+	[/\b(ATM|ATW|NWD|EAW|CASH\s*WDL|CASH\s*WITHDRAWAL|CWDR)\b/i, 'ATM'],
+	[/\b(CHQ|CHEQUE|CLG|CTS)\b/i, 'Cheque'],
 ];
 
 /** The payment mode named in a transaction description, or null. */
@@ -634,7 +638,8 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 		healthScore: health,
 		flags: {
 			...emptyFlags(),
-			anyBounce: positive(bounces),
+			// a returned inward cheque is a bounce, as in the reference shape's flags
+			anyBounce: anyTrue([positive(bounces), positive(chequeReturns)]),
 			inwardChequeReturn: positive(chequeReturns),
 			negativeBalance: positive(negatives),
 		},
@@ -795,7 +800,7 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 		flags: {
 			salaryBounce,
 			emiBounce,
-			anyBounce: anyTrue([salaryBounce, emiBounce]),
+			anyBounce: anyTrue([salaryBounce, emiBounce, toBoolean(flags.inward_cheque_return)]),
 			highCashWithdrawal: toBoolean(flags.high_cash_withdrawal),
 			inwardChequeReturn: toBoolean(flags.inward_cheque_return),
 			endOfMonthStress: toBoolean(flags.end_of_month_stress),

@@ -1,0 +1,146 @@
+/**
+ * Which normaliser reads which response schema of the OpenAPI contract, per node operation: the table the
+ * output-contract tests (coverage, same facts, schemas) walk.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { normalizeCollectionSession } from '../../nodes/FinVerify/helpers/normalize/collectionSession';
+import {
+	normalizeAutocomplete,
+	normalizeCompany,
+	normalizeEntity,
+	normalizeLlp,
+} from '../../nodes/FinVerify/helpers/normalize/company';
+import {
+	commercialReportHtml,
+	normalizeCommercialReport,
+	normalizeMultiBureau,
+} from '../../nodes/FinVerify/helpers/normalize/creditReport';
+import {
+	normalizeEpfo,
+	normalizeEpfoCredit,
+} from '../../nodes/FinVerify/helpers/normalize/employment';
+import {
+	normalizeAnalysisJob,
+	normalizeItrData,
+	normalizePasswordReset,
+} from '../../nodes/FinVerify/helpers/normalize/incomeTax';
+import {
+	normalizeAnalysis,
+	normalizeJourneyStart,
+	normalizeJourneyStatus,
+	normalizeStatementResult,
+} from '../../nodes/FinVerify/helpers/normalize/journey';
+
+export interface ResponseContract {
+	/** `<resource>.<operation>` of the node. */
+	operation: string;
+	/** OpenAPI component schemas of the response, one per documented shape. */
+	schemas: string[];
+	/** The normaliser the operation's Normalized output comes from. */
+	normalize: (body: unknown) => unknown;
+	/**
+	 * Further versions of a generated example that reach the normaliser's other branches (an LLP entry,
+	 * an answer without the partial marker); the coverage test counts what any version reads.
+	 */
+	variants?: (body: IDataObject) => IDataObject[];
+}
+
+const without =
+	(...keys: string[]) =>
+	(body: IDataObject): IDataObject[] => {
+		const copy = structuredClone(body);
+		for (const key of keys) delete copy[key];
+		return [copy];
+	};
+
+export const RESPONSES: ResponseContract[] = [
+	{
+		operation: 'creditReport.getMultiBureauReport',
+		schemas: ['MultiBureauReference', 'MultiBureauSample'],
+		normalize: (body) => normalizeMultiBureau(body, ['cibil', 'crif', 'equifax', 'experian']),
+	},
+	{
+		operation: 'creditReport.getCommercialReport',
+		schemas: ['CommercialReport'],
+		normalize: (body) => ({ ...normalizeCommercialReport(body), html: commercialReportHtml(body) }),
+	},
+	{
+		operation: 'company.getByCin',
+		schemas: ['CompanyReference', 'CompanySample'],
+		normalize: normalizeCompany,
+	},
+	{
+		operation: 'company.getLlpByLlpin',
+		schemas: ['LlpReference', 'LlpSample'],
+		normalize: normalizeLlp,
+	},
+	{
+		operation: 'company.getEntityByPan',
+		schemas: ['PanEntityReference', 'PanEntitySample'],
+		normalize: normalizeEntity,
+	},
+	{
+		operation: 'company.searchByName',
+		schemas: ['AutocompleteReference', 'AutocompleteSample'],
+		normalize: normalizeAutocomplete,
+		variants: (body) => {
+			const copy = structuredClone(body);
+			for (const entry of Array.isArray(copy.data) ? (copy.data as IDataObject[]) : [])
+				entry.entity_type = 'LLP';
+			return [copy];
+		},
+	},
+	{ operation: 'employment.getEpfoRecord', schemas: ['EpfoRecord'], normalize: normalizeEpfo },
+	{
+		operation: 'employment.getEpfoRecordWithCredit',
+		schemas: ['EpfoCrifReference', 'EpfoCrifSample'],
+		normalize: normalizeEpfoCredit,
+		variants: without('partial', 'missing'),
+	},
+	{
+		operation: 'incomeTaxReturn.startAnalysis',
+		schemas: ['ItrJobStarted'],
+		normalize: normalizeAnalysisJob,
+	},
+	{
+		operation: 'incomeTaxReturn.getAnalysisStatus',
+		schemas: ['ItrJobStatus'],
+		normalize: normalizeAnalysisJob,
+	},
+	{
+		operation: 'incomeTaxReturn.getData',
+		schemas: ['ItrDataReference', 'ItrDataSample'],
+		normalize: normalizeItrData,
+	},
+	{
+		operation: 'incomeTaxReturn.resetPortalPassword',
+		schemas: ['PasswordResetState'],
+		normalize: normalizePasswordReset,
+	},
+	{
+		operation: 'bankStatementJourney.start',
+		schemas: ['JourneyCreated'],
+		normalize: normalizeJourneyStart,
+	},
+	{
+		operation: 'bankStatementJourney.getStatus',
+		schemas: ['JourneyStatusReference', 'JourneyStatusSample'],
+		normalize: normalizeJourneyStatus,
+	},
+	{
+		operation: 'bankStatementJourney.getStatementResult',
+		schemas: ['StatementReference', 'StatementSample'],
+		normalize: normalizeStatementResult,
+	},
+	{
+		operation: 'bankStatementJourney.getAnalysis',
+		schemas: ['AnalysisReference', 'AnalysisSample'],
+		normalize: normalizeAnalysis,
+	},
+	{
+		operation: 'collectionSession.create',
+		schemas: ['CollectionSession'],
+		normalize: normalizeCollectionSession,
+	},
+];

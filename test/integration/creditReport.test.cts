@@ -314,7 +314,7 @@ describe('Credit Report input validation: nothing is sent', () => {
 			'getMultiBureauReport.invalidGender',
 			MULTI,
 			'Invalid Gender in item 0 (got "other")',
-			'"male" or "female"',
+			'"female" or "male"',
 		],
 		[
 			'getMultiBureauReport.noBureaus',

@@ -97,9 +97,22 @@ describe('consent, gender, bureaus', () => {
 			expect(error.description).toContain('Nothing was sent');
 		}
 	});
-	test('gender', () => {
-		expect(assertGender(ctx, 'Female')).toBe('female');
-		expect(rejection(() => assertGender(ctx, 'other')).description).toContain('"male" or "female"');
+	test('gender: CRM spellings accepted, no default, nothing else', () => {
+		for (const [input, expected] of [
+			['Female', 'female'],
+			['F', 'female'],
+			['woman', 'female'],
+			[' MALE ', 'male'],
+			['m', 'male'],
+			['Man', 'male'],
+		])
+			expect(assertGender(ctx, input)).toBe(expected);
+		expect(rejection(() => assertGender(ctx, 'other')).description).toContain('"female" or "male"');
+		for (const empty of ['', undefined, null, '  ']) {
+			const error = rejection(() => assertGender(ctx, empty));
+			expect(error.message).toBe('Gender is required in item 2');
+			expect(error.description).toContain('choose Female or Male');
+		}
 	});
 	test('bureaus: at least one known bureau, deduplicated, lowercased', () => {
 		expect(assertBureaus(ctx, ['CIBIL', 'crif', 'cibil'])).toEqual(['cibil', 'crif']);

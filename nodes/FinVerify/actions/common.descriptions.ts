@@ -1,7 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FieldContext } from '../helpers/validation';
-import { BUREAUS, parseJsonObject } from '../helpers/validation';
+import {
+	assertConsent,
+	assertGender,
+	assertSetByWorkflow,
+	BUREAUS,
+	parseJsonObject,
+} from '../helpers/validation';
 
 /**
  * Fields used by more than one operation, declared once. The parameter `name` is the same everywhere,
@@ -41,28 +47,67 @@ export const mobileNumberField: INodeProperties = {
 		'10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and normalised.',
 };
 
+/**
+ * The subject's consent. An options field (not a boolean) so that n8n's AI Agent tool view never offers
+ * "let the model define this" for it (the editor offers that for every expression-capable parameter except
+ * options); expressions on the workflow's own data (a CRM record) still work. The values stay true/false,
+ * so saved workflows keep their choice.
+ */
 export const consentField: INodeProperties = {
 	displayName: 'Subject Has Consented',
 	name: 'consent',
-	type: 'boolean',
+	type: 'options',
 	default: false,
 	required: true,
+	options: [
+		{
+			name: 'No',
+			value: false,
+			description: 'Nothing is sent: the check needs consent',
+		},
+		{
+			name: 'Yes',
+			value: true,
+			description: 'The person or business has given consent for this check',
+		},
+	],
 	description:
-		'Whether the person or business has given consent for this check. The service rejects requests without consent, so nothing is sent unless this is on.',
+		'Whether the person or business has consented to this check. Nothing is sent unless this is Yes (true); an AI model cannot set it.',
 };
 
+/**
+ * The subject's gender. No default: the user chooses, or maps it from their data (M/F/Male/Female are
+ * accepted at run time). An options field, so an AI model is never offered it.
+ */
 export const genderField: INodeProperties = {
 	displayName: 'Gender',
 	name: 'gender',
 	type: 'options',
-	default: 'male',
+	default: '',
 	required: true,
 	options: [
+		{
+			name: 'Choose Female or Male',
+			value: '',
+			description: 'No default: the bureaus match on gender, so it must be chosen or mapped',
+		},
 		{ name: 'Female', value: 'female' },
 		{ name: 'Male', value: 'male' },
 	],
-	description: 'Gender of the subject, as the bureaus require it',
+	description:
+		'Gender of the subject, as the bureaus record it. Map it from your data with an expression: M, F, Male and Female are accepted.',
 };
+
+/** Consent and gender are stated by the workflow, never by an AI model, and consent must be Yes. */
+export function readConsent(ctx: FieldContext, value: unknown): 'Y' {
+	assertSetByWorkflow(ctx, consentField.name, consentField.displayName);
+	return assertConsent(ctx, value, consentField.displayName);
+}
+
+export function readGender(ctx: FieldContext, value: unknown): 'male' | 'female' {
+	assertSetByWorkflow(ctx, genderField.name, genderField.displayName);
+	return assertGender(ctx, value, genderField.displayName);
+}
 
 export const bureausField: INodeProperties = {
 	displayName: 'Bureaus',

@@ -130,22 +130,68 @@ export function assertConsent(
 	if (value !== true) {
 		throw new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
 			itemIndex: ctx.itemIndex,
-			description: `${field}: expected on, confirming the subject has consented to this check. Nothing was sent to the service.`,
+			description: `${field}: expected Yes (true), confirming the subject has consented to this check. Nothing was sent to the service.`,
 		});
 	}
 	return 'Y';
 }
 
+/** How CRMs and forms write the two genders the bureaus accept (compared lowercased). */
+const GENDER_SYNONYMS: Record<string, 'male' | 'female'> = {
+	male: 'male',
+	m: 'male',
+	man: 'male',
+	female: 'female',
+	f: 'female',
+	woman: 'female',
+};
+
+/**
+ * The subject's gender as the bureaus want it. There is no default: an empty value is an error that asks
+ * for a choice; M/F/Male/Female/Man/Woman in any case are accepted; anything else (the service accepts
+ * only male and female) is rejected naming the accepted values.
+ */
 export function assertGender(
 	ctx: FieldContext,
 	value: unknown,
 	field = 'Gender',
 ): 'male' | 'female' {
-	const gender = asText(value).toLowerCase();
-	if (gender !== 'male' && gender !== 'female') {
-		throw invalidField(ctx, field, value, '"male" or "female"');
+	const text = asText(value);
+	if (text === '') {
+		throw new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
+			itemIndex: ctx.itemIndex,
+			description: `${field}: choose Female or Male, or map it from your data (M, F, Male, Female are accepted). Nothing was sent to the service.`,
+		});
+	}
+	const gender = GENDER_SYNONYMS[text.toLowerCase()];
+	if (gender === undefined) {
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			'"female" or "male" (F, M, Female, Male in any case are accepted); the bureaus accept no other value',
+		);
 	}
 	return gender;
+}
+
+/**
+ * Fields that record a fact only the workflow's builder may state (the subject's consent, the subject's
+ * gender) must not be filled by an AI model when the node runs as an AI Agent tool. The editor never
+ * offers "let the model define this" for them; this refuses a hand-written $fromAI() as well.
+ */
+export function assertSetByWorkflow(ctx: FieldContext, parameterName: string, field: string): void {
+	const raw = ctx.node.parameters?.[parameterName];
+	if (typeof raw === 'string' && /\bfromAI\s*\(/i.test(raw)) {
+		throw new NodeOperationError(
+			ctx.node,
+			`${field} cannot be filled by an AI model (item ${ctx.itemIndex})`,
+			{
+				itemIndex: ctx.itemIndex,
+				description: `${field}: set it in the workflow (a fixed choice or an expression on your own data), not with $fromAI(). Nothing was sent to the service.`,
+			},
+		);
+	}
 }
 
 export function assertBureaus(ctx: FieldContext, value: unknown, field = 'Bureaus'): Bureau[] {

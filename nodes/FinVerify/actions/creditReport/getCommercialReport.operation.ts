@@ -12,12 +12,7 @@ import {
 	normalizeCommercialReport,
 } from '../../helpers/normalize/creditReport';
 import { htmlToBinary } from '../../helpers/reportFiles';
-import {
-	assertBinaryPropertyName,
-	assertConsent,
-	assertPan,
-	requireText,
-} from '../../helpers/validation';
+import { assertBinaryPropertyName, assertPan, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
@@ -25,6 +20,7 @@ import {
 	businessNameField,
 	consentField,
 	panField,
+	readConsent,
 	simplifyField,
 } from '../common.descriptions';
 
@@ -103,11 +99,7 @@ export async function execute(
 		},
 	);
 	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
-	const consent = assertConsent(
-		ctx,
-		this.getNodeParameter('consent', itemIndex, false),
-		'Subject Has Consented',
-	);
+	const consent = readConsent(ctx, this.getNodeParameter('consent', itemIndex, false));
 	const output = this.getNodeParameter('output', itemIndex, 'htmlFile') as 'htmlFile' | 'json';
 	const asFile = output !== 'json';
 	const binaryProperty = asFile

@@ -17,8 +17,6 @@ import { downloadReportFile } from '../../helpers/reportFiles';
 import {
 	assertBinaryPropertyName,
 	assertBureaus,
-	assertConsent,
-	assertGender,
 	assertMobile,
 	assertPan,
 	requireText,
@@ -33,6 +31,8 @@ import {
 	genderField,
 	mobileNumberField,
 	panField,
+	readConsent,
+	readGender,
 	simplifyField,
 } from '../common.descriptions';
 
@@ -142,13 +142,9 @@ export async function execute(
 		expected: 'the full legal name of the subject, at least 2 characters, e.g. Priya Sharma',
 	});
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
-	const gender = assertGender(ctx, this.getNodeParameter('gender', itemIndex, ''));
+	const gender = readGender(ctx, this.getNodeParameter('gender', itemIndex, ''));
 	const bureaus = assertBureaus(ctx, this.getNodeParameter('bureaus', itemIndex, []));
-	const consent = assertConsent(
-		ctx,
-		this.getNodeParameter('consent', itemIndex, false),
-		'Subject Has Consented',
-	);
+	const consent = readConsent(ctx, this.getNodeParameter('consent', itemIndex, false));
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const download = this.getNodeParameter('downloadReportPdf', itemIndex, false) as boolean;
 	const binaryProperty = download

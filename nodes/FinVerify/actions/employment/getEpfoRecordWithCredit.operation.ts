@@ -10,13 +10,23 @@ import { normalizeEpfoCredit } from '../../helpers/normalize/employment';
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { mobileNumberField, simplifyField } from '../common.descriptions';
+import {
+	consentField,
+	mobileNumberField,
+	readConsent,
+	simplifyField,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
 		...mobileNumberField,
 		description:
 			"The person's 10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and normalised.",
+	},
+	{
+		...consentField,
+		description:
+			'Whether the person has consented to a credit bureau check: this operation also pulls a credit report. Nothing is sent unless this is Yes (true).',
 	},
 	simplifyField,
 	{
@@ -62,6 +72,8 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
+	// the service takes no consent field here, but the answer includes a credit report: consent first
+	readConsent(ctx, this.getNodeParameter('consent', itemIndex, false));
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 

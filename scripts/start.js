@@ -3,7 +3,7 @@
 /**
  * `npm start`: everything needed to try the package in the real n8n editor, on a fresh clone.
  *
- *   1. project dependencies (npm ci, falling back to npm install) if node_modules is missing
+ *   1. project dependencies: npm ci when node_modules is missing or older than package-lock.json
  *   2. the cached Node 24 + n8n runtime (scripts/runtime.js; ~5 min once, then instant)
  *   3. npm run build -> dist/
  *   4. the package copied into <N8N_USER_FOLDER>/.n8n/nodes/node_modules/n8n-nodes-finverify (as n8n installs it)
@@ -23,6 +23,7 @@ const { spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { ensureDependencies } = require('./bootstrap');
 const { ensureRuntime } = require('./runtime');
 const lib = require('./n8n-env');
 
@@ -116,18 +117,6 @@ function npm(args, opts = {}) {
 	});
 	if (r.error) throw r.error;
 	return r.status === 0;
-}
-
-function ensureDependencies() {
-	const needed = ['typescript', 'gulp', 'tsx', 'n8n-workflow'];
-	const missing = needed.filter(
-		(m) => !fs.existsSync(path.join(REPO, 'node_modules', m, 'package.json')),
-	);
-	if (!missing.length) return say('dependencies: present');
-	say(`dependencies: missing (${missing.join(', ')}); running npm ci …`);
-	if (npm(['ci', '--no-audit', '--no-fund'])) return;
-	say('npm ci failed; falling back to npm install …');
-	if (!npm(['install', '--no-audit', '--no-fund'])) throw new Error('npm install failed');
 }
 
 function build() {
@@ -276,7 +265,7 @@ async function main() {
 	say(
 		`n8n-nodes-finverify: npm start (user folder ${path.relative(REPO, USER_FOLDER) || USER_FOLDER})`,
 	);
-	ensureDependencies();
+	if (!(await ensureDependencies({ log: say }))) say('dependencies: present');
 	const runtime = await ensureRuntime({ log: (m) => say(m) });
 	say(`runtime: n8n ${runtime.n8nVersion} on ${path.relative(REPO, runtime.node)}`);
 	build();

@@ -1,17 +1,30 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite in order — typecheck, lint, build, unit, integration, e2e (real n8n app and
-// browser). Each step prints its own output; the first failing step fails the run. The last line sums the
-// jest steps as "tests: N passed, N failed".
+'use strict';
+// `npm test`: the whole suite in order — typecheck, format, lint, build, unit, integration, e2e (real n8n app and
+// browser). It works as the first command on a fresh clone: before any step it installs what is missing
+// (scripts/bootstrap.js: `npm ci` when node_modules is missing or older than package-lock.json; for the e2e step
+// the cached n8n runtime, scripts/runtime.js, and Debian's Chromium when running as root).
+// Each step prints its own output; the first failing step fails the run. The last line sums the jest steps as
+// "tests: N passed, N failed".
+//
+//   npm test                 every step
+//   npm run test:fast        typecheck, format, lint, build, unit, integration (no real app, no browser)
+//   TEST_STEPS=lint,unit npm test    only the named steps (in the order above)
+//
+// Plain CommonJS without dependencies: it runs before node_modules exists.
 const { spawnSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+
+const bootstrap = require('./bootstrap');
 
 const root = path.join(__dirname, '..');
 const reports = mkdtempSync(path.join(os.tmpdir(), 'finverify-test-'));
 const jest = (project, extra = []) => [
 	'npx',
 	[
+		'--no-install',
 		'jest',
 		'--selectProjects',
 		project,
@@ -22,7 +35,7 @@ const jest = (project, extra = []) => [
 	],
 ];
 const steps = [
-	['typecheck', 'npx', ['tsc', '-p', 'tsconfig.test.json', '--noEmit']],
+	['typecheck', 'npx', ['--no-install', 'tsc', '-p', 'tsconfig.test.json', '--noEmit']],
 	['format', 'npm', ['run', 'format:check']],
 	['lint', 'npm', ['run', 'lint']],
 	['build', 'npm', ['run', 'build']],
@@ -30,8 +43,23 @@ const steps = [
 	['integration', ...jest('integration')],
 	['e2e', ...jest('e2e', ['--runInBand'])],
 ];
-const only = process.env.TEST_STEPS ? process.env.TEST_STEPS.split(',') : undefined;
+const FAST = ['typecheck', 'format', 'lint', 'build', 'unit', 'integration'];
+const only = process.env.TEST_STEPS
+	? process.env.TEST_STEPS.split(',').map((s) => s.trim())
+	: process.argv.includes('--fast')
+		? FAST
+		: undefined;
+const unknown = (only || []).filter((s) => !steps.some(([name]) => name === s));
+if (unknown.length) {
+	console.error(
+		`unknown step(s): ${unknown.join(', ')} (steps: ${steps.map(([n]) => n).join(', ')})`,
+	);
+	process.exit(2);
+}
+const selected = steps.filter(([name]) => !only || only.includes(name));
+const T0 = Date.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const notes = []; // said again at the very end, next to the counts
 
 function count(name) {
 	try {
@@ -46,24 +74,62 @@ function count(name) {
 
 function summary() {
 	rmSync(reports, { recursive: true, force: true });
+	for (const note of notes) console.log(`\n${note}`);
 	console.log(
-		`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`,
+		`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${((Date.now() - T0) / 1000).toFixed(0)} s)`,
 	);
 }
 
-for (const [name, cmd, args] of steps) {
-	if (only && !only.includes(name)) continue;
-	const started = Date.now();
-	console.log(`\n=== ${name}: ${cmd} ${args.filter((a) => !a.startsWith(reports)).join(' ')}`);
-	const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
-	count(name);
-	const seconds = ((Date.now() - started) / 1000).toFixed(1);
-	if (result.status !== 0) {
-		console.error(`=== ${name} FAILED (${seconds} s)`);
-		if (totals.failed === 0) totals.failed = 1; // a failing non-jest step still fails the count
-		summary();
-		process.exit(result.status ?? 1);
-	}
-	console.log(`=== ${name} passed (${seconds} s)`);
+function fail(name, seconds, status) {
+	console.error(`=== ${name} FAILED (${seconds} s)`);
+	if (totals.failed === 0) totals.failed = 1; // a failing non-jest step still fails the count
+	summary();
+	process.exit(status ?? 1);
 }
-summary();
+
+async function prepare() {
+	const say = (m) => console.log(`=== setup: ${m}`);
+	const started = Date.now();
+	try {
+		await bootstrap.ensureDependencies({ log: say });
+	} catch (e) {
+		console.error(`=== setup: ${e.message}`);
+		fail('setup (npm ci)', ((Date.now() - started) / 1000).toFixed(1), 1);
+	}
+	if (!selected.some(([name]) => name === 'e2e')) return;
+	try {
+		const { ensureRuntime } = require('./runtime');
+		const runtime = await ensureRuntime({ log: say });
+		say(`n8n ${runtime.n8nVersion} runtime ready (${runtime.dir})`);
+	} catch (e) {
+		console.error(`=== setup: the n8n runtime could not be installed: ${e.message}`);
+		fail('setup (n8n runtime)', ((Date.now() - started) / 1000).toFixed(1), 1);
+	}
+	const chromium = bootstrap.ensureChromium({ log: say });
+	if (chromium.ok) say(`chromium: ${chromium.path}`);
+	else {
+		// Not a reason to stop: every other e2e suite still runs. The browser suite fails loudly on its own.
+		const note = `!!! BROWSER SUITE FAILS: ${chromium.message}`;
+		console.error(`\n${note}\n`);
+		notes.push(note);
+	}
+}
+
+async function main() {
+	await prepare();
+	for (const [name, cmd, args] of selected) {
+		const started = Date.now();
+		console.log(`\n=== ${name}: ${cmd} ${args.filter((a) => !a.startsWith(reports)).join(' ')}`);
+		const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
+		count(name);
+		const seconds = ((Date.now() - started) / 1000).toFixed(1);
+		if (result.status !== 0) fail(name, seconds, result.status);
+		console.log(`=== ${name} passed (${seconds} s)`);
+	}
+	summary();
+}
+
+main().catch((e) => {
+	console.error(e && e.stack ? e.stack : e);
+	process.exit(1);
+});

@@ -7,7 +7,13 @@ import * as path from 'node:path';
 
 import type { Page } from 'playwright-core';
 
-import { launchBrowser, screenshot, step, type Browser } from './helpers/browser.cjs';
+import {
+	assertChromium,
+	launchBrowser,
+	screenshot,
+	step,
+	type Browser,
+} from './helpers/browser.cjs';
 import { N8nStack, NODE_TYPES, OWNER, waitFor, type Workflow } from './helpers/stack.cjs';
 
 jest.setTimeout(180_000);
@@ -20,6 +26,7 @@ const explain = () => `--- n8n log (tail) ---\n${stack.logTail(30)}`;
 const run = <T,>(name: string, fn: () => Promise<T>) => step(browser, name, fn, explain);
 
 beforeAll(async () => {
+	assertChromium(); // before n8n starts: no browser = every test here fails at once, with how to install it
 	stack = await N8nStack.create({ name: 'browser' });
 	await stack.importAll();
 	await stack.start();

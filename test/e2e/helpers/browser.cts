@@ -39,12 +39,20 @@ export interface Browser {
 	close(): Promise<void>;
 }
 
-export async function launchBrowser(userDataDir: string): Promise<Browser> {
+/**
+ * Fails (never skips) when there is no Chromium: the suite calls it before it starts n8n, so a missing browser
+ * shows up at once as failed tests with this message. `npm test` installs Debian's package when run as root.
+ */
+export function assertChromium(): void {
 	if (!fs.existsSync(CHROMIUM)) {
 		throw new Error(
-			`Chromium not found at ${CHROMIUM}. Install it (Debian: apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH.`,
+			`Chromium not found at ${CHROMIUM}: the browser suite cannot run and counts as FAILED. Install it (Debian/Ubuntu: sudo apt-get update && sudo apt-get install -y chromium) or set CHROMIUM_PATH.`,
 		);
 	}
+}
+
+export async function launchBrowser(userDataDir: string): Promise<Browser> {
+	assertChromium();
 	selectors.setTestIdAttribute('data-test-id');
 	fs.mkdirSync(userDataDir, { recursive: true });
 	const context = await chromium.launchPersistentContext(userDataDir, {

@@ -1,8 +1,10 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -100,15 +102,20 @@ export class FinVerifyApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'X-API-KEY': '={{$credentials.apiKey}}',
-				'X-API-SECRET': '={{$credentials.apiSecret}}',
-			},
+	// A function, not the declarative { type: 'generic' } block: n8n resolves a declarative block's expressions
+	// on every request (two per request here), a function costs one object copy. n8n still lists the credential
+	// under the HTTP Request node's Predefined Credential Type (its loader serialises a function as {}).
+	authenticate: IAuthenticate = async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => ({
+		...requestOptions,
+		headers: {
+			...requestOptions.headers,
+			'X-API-KEY': String(credentials.apiKey ?? ''),
+			'X-API-SECRET': String(credentials.apiSecret ?? ''),
 		},
-	};
+	});
 
 	// A status lookup of a journey id that cannot exist costs nothing: NOT_FOUND (404) proves the key and
 	// secret were accepted, UNAUTHORIZED (401) that they were not.

@@ -75,6 +75,27 @@ test('the running editor knows both node types (GET /types/nodes.json)', async (
 	expect(types).toEqual(expect.arrayContaining([NODE_TYPES.action, NODE_TYPES.trigger]));
 });
 
+test("the editor offers the credential under the HTTP Request node's Predefined Credential Type (function authenticate)", async () => {
+	const get = async (file: string) => {
+		const res = await fetch(`${stack.url}/types/${file}`, { headers: { cookie: stack.cookie } });
+		expect(res.status).toBe(200);
+		return (await res.json()) as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+	};
+	// the HTTP Request node lists credential types matching its "has:authenticate" filter …
+	const httpRequest = (await get('nodes.json')).filter(
+		(t) => t.name === 'n8n-nodes-base.httpRequest',
+	);
+	const filters = httpRequest
+		.flatMap((t) => t.properties)
+		.filter((p) => p.name === 'nodeCredentialType')
+		.flatMap((p) => p.credentialTypes ?? []);
+	expect(filters).toContain('has:authenticate');
+	// … and the function form reaches the editor as an (empty) authenticate object, so it matches
+	const credential = (await get('credentials.json')).find((c) => c.name === 'finVerifyApi');
+	expect(credential).toBeDefined();
+	expect(credential?.authenticate).toEqual({});
+});
+
 test("a published trigger gets every signed webhook of a journey through n8n's webhook server: one execution per delivery", async () => {
 	const url = webhookUrl(allStatuses);
 	const { status, json } = await sandboxApi(stack.sandbox.url, 'aa-bsa-journey/init', {

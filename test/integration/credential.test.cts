@@ -79,3 +79,23 @@ test.each([
 ])('credential test verdict for %j', (body, verdict) => {
 	expect(testVerdict(body)).toEqual(verdict);
 });
+
+test('authenticate is a function (no expression per request) that adds the key and secret and leaves the request it got alone', async () => {
+	const { authenticate } = new FinVerifyApi();
+	expect(typeof authenticate).toBe('function');
+	const incoming = { url: 'http://127.0.0.1:1/x', headers: { Accept: 'application/json' } };
+	const out = await (authenticate as Exclude<typeof authenticate, { type: string }>)(
+		{ apiKey: 'k-1', apiSecret: 's-1', refreshToken: 'r-1', webhookSecret: 'w-1' },
+		incoming,
+	);
+	expect(out.headers).toEqual({
+		Accept: 'application/json',
+		'X-API-KEY': 'k-1',
+		'X-API-SECRET': 's-1',
+	});
+	expect(out.url).toBe(incoming.url);
+	expect(incoming.headers).toEqual({ Accept: 'application/json' });
+	// n8n's package loader serialises a function as {}, which is what the editor checks to list the credential
+	// under the HTTP Request node's Predefined Credential Type (checked in the real app by test/e2e/server.test.cts)
+	expect(JSON.stringify(out)).not.toContain('r-1');
+});

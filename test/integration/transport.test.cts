@@ -304,3 +304,84 @@ test('a credential without a valid base URL fails before any request', async () 
 		});
 	}
 });
+
+describe('request path cost (issue #13)', () => {
+	const manyItems = (n: number) =>
+		nodeWorkflow({
+			items: Array.from({ length: n }, () => ({ cin: CIN })),
+			parameters: {
+				resource: 'company',
+				operation: 'getByCin',
+				company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
+				requestOptions: { maxRetries: 0, concurrency: 4 },
+			},
+		});
+
+	test('the credential is read (decrypted) once per execution, not per request, and again by the next execution', async () => {
+		stub.respond(PATH, { body: companyBody });
+		const helper = engine.credentialsHelper;
+		const original = helper.getDecrypted.bind(helper);
+		let reads = 0;
+		helper.getDecrypted = async (...args: Parameters<typeof original>) => {
+			reads++;
+			return await original(...args);
+		};
+		try {
+			const first = await engine.run(manyItems(12));
+			expect(first.error).toBeUndefined();
+			expect(first.json('FinVerify')).toHaveLength(12);
+			expect(stub.requests).toHaveLength(12);
+			expect(reads).toBe(1);
+			// every request still carries the credential's headers
+			for (const r of stub.requests) {
+				expect(r.headers['x-api-key']).toBe(SECRETS.apiKey);
+				expect(r.headers['x-api-secret']).toBe(SECRETS.apiSecret);
+			}
+			// nothing is kept across executions: a changed credential applies to the next run
+			engine.setCredentials({
+				finVerifyApi: {
+					environment: 'custom',
+					baseUrl: stub.url,
+					...SECRETS,
+					apiKey: 'key-rotated',
+				},
+			});
+			const second = await engine.run(manyItems(3));
+			expect(second.error).toBeUndefined();
+			expect(reads).toBe(2);
+			expect(stub.requests.slice(12).map((r) => r.headers['x-api-key'])).toEqual([
+				'key-rotated',
+				'key-rotated',
+				'key-rotated',
+			]);
+		} finally {
+			helper.getDecrypted = original;
+			engine.setCredentials({
+				finVerifyApi: { environment: 'custom', baseUrl: stub.url, ...SECRETS },
+			});
+		}
+	});
+
+	test('a credential without a valid Base URL fails every item with its own item index', async () => {
+		engine.setCredentials({
+			finVerifyApi: { environment: 'custom', baseUrl: 'not a url', ...SECRETS },
+		});
+		try {
+			const result = await engine.run({
+				...manyItems(2),
+				nodes: manyItems(2).nodes.map((n) =>
+					n.name === 'FinVerify' ? { ...n, onError: 'continueRegularOutput' as const } : n,
+				),
+			});
+			expect(result.error).toBeUndefined();
+			const items = result.json('FinVerify');
+			expect(items).toHaveLength(2);
+			for (const item of items) expect(item.error).toMatch(/no valid Base URL/);
+			expect(stub.requests).toHaveLength(0);
+		} finally {
+			engine.setCredentials({
+				finVerifyApi: { environment: 'custom', baseUrl: stub.url, ...SECRETS },
+			});
+		}
+	});
+});

@@ -1,4 +1,6 @@
 import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -148,20 +150,52 @@ export function resolveBaseUrl(credentials: FinVerifyCredentials): string | unde
 	return trimmed;
 }
 
+interface LoadedCredentials {
+	credentials: FinVerifyCredentials;
+	baseUrl: string | undefined;
+	/** What httpRequestWithAuthentication takes instead of reading (and decrypting) the credential again. */
+	decrypted: ICredentialsDecrypted;
+}
+
+/**
+ * The credential of one node execution, keyed by its execution context. n8n creates a context per node run, so an
+ * entry lives exactly as long as that run (a WeakMap keeps nothing alive): the credential is read and decrypted once
+ * per execution instead of twice per request. A failed read is not kept, so every item reports it.
+ */
+const credentialsOfExecution = new WeakMap<object, Promise<LoadedCredentials>>();
+
+async function readCredentials(this: FinVerifyContext): Promise<LoadedCredentials> {
+	// without an item index, as n8n's own httpRequestWithAuthentication reads it
+	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as FinVerifyCredentials;
+	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	return {
+		credentials,
+		baseUrl: resolveBaseUrl(credentials),
+		decrypted: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: credentials as ICredentialDataDecryptedObject,
+		},
+	};
+}
+
 async function loadCredentials(this: FinVerifyContext, itemIndex?: number) {
-	const credentials = (await this.getCredentials(
-		CREDENTIAL_TYPE,
-		itemIndex,
-	)) as FinVerifyCredentials;
-	const baseUrl = resolveBaseUrl(credentials);
-	if (!baseUrl) {
+	let pending = credentialsOfExecution.get(this);
+	if (!pending) {
+		pending = readCredentials.call(this);
+		credentialsOfExecution.set(this, pending);
+		pending.catch(() => credentialsOfExecution.delete(this));
+	}
+	const loaded = await pending;
+	if (!loaded.baseUrl) {
 		throw new NodeOperationError(this.getNode(), 'The FinVerify credential has no valid Base URL', {
 			itemIndex,
 			description:
 				'Open the credential and enter the http(s) address of the service, e.g. https://api.example.com',
 		});
 	}
-	return { credentials, baseUrl };
+	return { ...loaded, baseUrl: loaded.baseUrl };
 }
 
 function errorCodeOf(error: unknown): string | undefined {
@@ -264,6 +298,8 @@ interface AttemptTarget {
 	/** API calls stop at a redirect to another origin; document downloads follow it without credentials. */
 	followCrossOrigin: boolean;
 	timeoutMs: number;
+	/** The execution's credential, handed to n8n's helper so it does not read and decrypt it again. */
+	credentialsDecrypted: ICredentialsDecrypted;
 }
 
 /** What one attempt gave: an answer, or the failure code (and whether the execution was cancelled). */
@@ -288,7 +324,9 @@ async function sendAttempt(this: FinVerifyContext, target: AttemptTarget): Promi
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await (withCredential
-				? this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)
+				? this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request, {
+						credentialsDecrypted: target.credentialsDecrypted,
+					})
 				: this.helpers.httpRequest(request))) as IN8nHttpFullResponse;
 		} catch (error) {
 			if (state.cancelled()) return { code: 'ERR_CANCELED', cancelled: true };
@@ -343,7 +381,7 @@ export async function apiRequest(
 ): Promise<IDataObject> {
 	const { itemIndex } = options;
 	stopIfChecking.call(this, itemIndex);
-	const { credentials, baseUrl } = await loadCredentials.call(this, itemIndex);
+	const { credentials, baseUrl, decrypted } = await loadCredentials.call(this, itemIndex);
 	const secrets = secretsOf(credentials);
 	const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const maxRetries = Math.max(0, Math.min(options.maxRetries ?? DEFAULT_MAX_RETRIES, MAX_RETRIES));
@@ -395,6 +433,7 @@ export async function apiRequest(
 			credentialOrigin: originOf(baseUrl) ?? baseUrl,
 			followCrossOrigin: false,
 			timeoutMs,
+			credentialsDecrypted: decrypted,
 		});
 		if (!result.response) {
 			const { code, cancelled } = result;
@@ -472,7 +511,7 @@ export async function downloadDocument(
 	policy: RequestPolicy = {},
 ): Promise<{ data: Buffer; contentType?: string }> {
 	stopIfChecking.call(this, itemIndex);
-	const { credentials, baseUrl } = await loadCredentials.call(this, itemIndex);
+	const { credentials, baseUrl, decrypted } = await loadCredentials.call(this, itemIndex);
 	if (!/^https?:\/\//i.test(url) || originOf(url) === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -499,6 +538,7 @@ export async function downloadDocument(
 			credentialOrigin: originOf(baseUrl) ?? baseUrl,
 			followCrossOrigin: true,
 			timeoutMs,
+			credentialsDecrypted: decrypted,
 		});
 		if (!result.response) {
 			const { code, cancelled } = result;

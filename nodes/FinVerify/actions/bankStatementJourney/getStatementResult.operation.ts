@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { PlannedItem } from '../../helpers/documents';
 import {
@@ -17,7 +17,12 @@ import {
 } from '../../helpers/documents';
 import { normalizeStatementResult, transactionItems } from '../../helpers/normalize/journey';
 import type { StatementAccount, StatementResult } from '../../helpers/normalize/journey';
-import { assertOneOf } from '../../helpers/validation';
+import {
+	statementSummary,
+	TRANSACTION_OUTPUTS,
+	transactionsFile,
+} from '../../helpers/transactionFiles';
+import { assertBinaryPropertyName, assertOneOf } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { downloadFields, journeyClientIdField, simplifyField } from '../common.descriptions';
@@ -65,7 +70,42 @@ const properties: INodeProperties[] = [
 					},
 				],
 				description:
-					'Whether to output the statement as one item, one item per account, or one item per transaction',
+					'Whether to output the statement as one item, one item per account, or one item per transaction. Only applies when Transactions As is Items.',
+			},
+			{
+				displayName: 'Transactions As',
+				name: 'transactionsAs',
+				type: 'options',
+				default: 'items',
+				options: [
+					{
+						name: 'CSV File',
+						value: 'csvFile',
+						description:
+							'One item with the statement summary; all transactions in one CSV file (binary data)',
+					},
+					{
+						name: 'Items',
+						value: 'items',
+						description: 'Transactions in the JSON output, shaped by Split Into Items',
+					},
+					{
+						name: 'JSON Lines File',
+						value: 'jsonLinesFile',
+						description:
+							'One item with the statement summary; all transactions in one JSON Lines file (binary data), one transaction per line',
+					},
+				],
+				description:
+					"Whether transactions are output as JSON or written to a file. A file suits long statements: with n8n's filesystem or S3 binary data mode it stays out of the execution data.",
+			},
+			{
+				displayName: 'Transactions File Field',
+				name: 'transactionsBinaryProperty',
+				type: 'string',
+				default: 'transactions',
+				description:
+					'Name of the binary field the transactions file is put in (CSV File and JSON Lines File only)',
 			},
 		],
 	},
@@ -129,6 +169,21 @@ export async function execute(
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
 	const splitInto = assertOneOf(ctx, options.splitInto ?? 'none', 'Split Into Items', SPLIT_MODES);
 
+	const transactionsAs = assertOneOf(
+		ctx,
+		options.transactionsAs ?? 'items',
+		'Transactions As',
+		TRANSACTION_OUTPUTS,
+	);
+	const fileProperty =
+		transactionsAs === 'items'
+			? undefined
+			: assertBinaryPropertyName(
+					ctx,
+					options.transactionsBinaryProperty ?? 'transactions',
+					'Transactions File Field',
+				);
+
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'GET',
@@ -137,6 +192,36 @@ export async function execute(
 		itemIndex,
 	});
 	const result = normalizeStatementResult(response);
+	if (fileProperty && transactionsAs !== 'items') {
+		const { binary, info } = await transactionsFile.call(this, result, transactionsAs);
+		const [unsplit] = planStatementItems(result, 'none', binaryProperty);
+		if (unsplit.documents.some((d) => d.property === fileProperty)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The Transactions File Field "${fileProperty}" is also used for a statement PDF`,
+				{
+					itemIndex,
+					description: 'Choose another name for Transactions File Field, such as transactions',
+				},
+			);
+		}
+		const summary = statementSummary({
+			...result,
+			accounts: unsplit.json.accounts as StatementAccount[],
+		});
+		const [item] = await withDocuments.call(
+			this,
+			[
+				{
+					json: { ...summary, transactionsFile: { ...info, binaryProperty: fileProperty } },
+					documents: unsplit.documents,
+				},
+			],
+			itemIndex,
+			policy,
+		);
+		return [{ ...item, binary: { ...(item.binary ?? {}), [fileProperty]: binary } }];
+	}
 	const planned = simplify
 		? planStatementItems(result, splitInto, binaryProperty)
 		: rawWithDocuments(response, planStatementItems(result, 'none', binaryProperty));

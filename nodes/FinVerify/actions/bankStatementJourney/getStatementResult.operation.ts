@@ -104,6 +104,7 @@ const properties: INodeProperties[] = [
 				name: 'transactionsBinaryProperty',
 				type: 'string',
 				default: 'transactions',
+				placeholder: 'e.g. transactions',
 				description:
 					'Name of the binary field the transactions file is put in (CSV File and JSON Lines File only)',
 			},

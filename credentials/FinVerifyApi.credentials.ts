@@ -30,20 +30,24 @@ export class FinVerifyApi implements ICredentialType {
 				{
 					name: 'Production',
 					value: 'production',
-					description: 'Live data. Use the base URL the service gave your account.',
+					description:
+						'Live data, at the address your account was given; certificates are always checked',
 				},
 				{
-					name: 'Sandbox',
+					name: 'Local Simulator (This Repository)',
 					value: 'sandbox',
-					description: 'The local sandbox of this package (npm run sandbox); no live bureau data',
+					description:
+						"The simulator in this package's source repository (npm run sandbox there); not part of the npm package, no live data",
 				},
 				{
 					name: 'Custom',
 					value: 'custom',
-					description: 'Any other deployment, for example a staging host',
+					description:
+						'A staging or self-hosted deployment: http allowed, and certificate checks can be relaxed',
 				},
 			],
-			description: 'Sandbox and production credentials are separate and must not be mixed',
+			description:
+				'Where the service runs. Keys of the live service and of a test deployment are separate and must not be mixed.',
 		},
 		{
 			displayName: 'Base URL',
@@ -53,15 +57,25 @@ export class FinVerifyApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://api.example.com',
 			description:
-				'Address of the service without the /api/v1/services path, as given with your production credentials',
+				'The service address given with your API key, without /api/v1/services. Without a scheme, https:// is assumed.',
 			displayOptions: { show: { environment: ['production', 'custom'] } },
 		},
 		{
-			displayName: 'Sandbox URL',
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'ignoreSslIssues',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to accept a self-signed or otherwise invalid certificate, e.g. on a staging host. Never for live data.',
+			displayOptions: { show: { environment: ['custom'] } },
+		},
+		{
+			displayName: 'Simulator URL',
 			name: 'sandboxUrl',
 			type: 'string',
 			default: SANDBOX_BASE_URL,
-			description: 'Address of the sandbox started with npm run sandbox',
+			description:
+				'Address the simulator prints when it starts (npm run sandbox in a clone of this repository)',
 			displayOptions: { show: { environment: ['sandbox'] } },
 		},
 		{
@@ -71,7 +85,8 @@ export class FinVerifyApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Sent as the X-API-KEY header',
+			description:
+				'The API key issued for your account, together with the API secret. The simulator accepts sandbox-key.',
 		},
 		{
 			displayName: 'API Secret',
@@ -80,7 +95,7 @@ export class FinVerifyApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Sent as the X-API-SECRET header',
+			description: 'The secret issued with the API key. The simulator accepts sandbox-secret.',
 		},
 		{
 			displayName: 'Refresh Token',
@@ -89,7 +104,7 @@ export class FinVerifyApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Only needed for Collection Session operations; sent to those endpoints alone, as the refresh_token cookie',
+				"Only for Collection Session operations: the refresh token of your account's sign-in with the service. Sent to those calls alone.",
 		},
 		{
 			displayName: 'Webhook Signing Secret',
@@ -98,7 +113,14 @@ export class FinVerifyApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Used by the FinVerify Trigger to verify the HMAC signature of incoming notifications. Never sent anywhere.',
+				'The secret the service signs its status notifications with, for the FinVerify Trigger to check them. Never sent anywhere.',
+		},
+		{
+			displayName:
+				'Test looks up a journey that cannot exist, which costs nothing. A key without the bank statement journey permission still passes: the service accepted it. ECONNREFUSED, ENOTFOUND or ETIMEDOUT mean n8n could not reach the address: check the URL and that the service runs.',
+			name: 'testNotice',
+			type: 'notice',
+			default: '',
 		},
 	];
 
@@ -118,14 +140,17 @@ export class FinVerifyApi implements ICredentialType {
 	});
 
 	// A status lookup of a journey id that cannot exist costs nothing: NOT_FOUND (404) proves the key and
-	// secret were accepted, UNAUTHORIZED (401) that they were not.
+	// secret were accepted, UNAUTHORIZED (401) that they were not. PERMISSION_DENIED (a key without the
+	// AA_BSA_JOURNEY permission) also proves they were accepted, so it passes (the notice above says so).
 	test: ICredentialTestRequest = {
 		request: {
 			// the same address the node uses (transport resolveBaseUrl): sandbox default, no trailing / or API prefix
 			baseURL:
-				'={{ String(($credentials.environment === "sandbox" ? ($credentials.sandboxUrl || "' +
+				'={{ (u => (/^[a-z][a-z0-9+.-]*:\\/\\//i.test(u) || !u ? u : "https://" + u))(String(($credentials.environment === "sandbox" ? ($credentials.sandboxUrl || "' +
 				SANDBOX_BASE_URL +
-				'") : $credentials.baseUrl) || "").trim().replace(/\\/+$/, "").replace(/\\/api\\/v1\\/services$/, "") }}',
+				'") : $credentials.baseUrl) || "").trim().replace(/\\/+$/, "").replace(/\\/api\\/v1\\/services$/, "")) }}',
+			skipSslCertificateValidation:
+				'={{ $credentials.environment === "custom" && $credentials.ignoreSslIssues === true }}',
 			url: '/api/v1/services/aa-bsa-journey/status',
 			method: 'GET',
 			qs: { client_id: 'credential_check_no_such_journey' },
@@ -148,15 +173,6 @@ export class FinVerifyApi implements ICredentialType {
 					key: 'error_code',
 					value: 'UNAUTHORIZED',
 					message: 'The API key or API secret is wrong, expired or for another environment',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error_code',
-					value: 'PERMISSION_DENIED',
-					message:
-						'The key and secret work, but this account lacks the AA_BSA_JOURNEY permission used for the check',
 				},
 			},
 		],

@@ -6,12 +6,27 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { FinVerifyApi } from '../../credentials/FinVerifyApi.credentials';
 import { resolveBaseUrl } from '../../nodes/FinVerify/transport';
-import { Engine, nodeWorkflow } from '../harness/index.cjs';
+import { Engine, nodeWorkflow, startTestSandbox } from '../harness/index.cjs';
 
 let engine: Engine;
 beforeAll(async () => {
 	engine = await Engine.create();
 });
+
+function testValue(credentials: IDataObject, expression: string): unknown {
+	const workflow = engine.buildWorkflow(
+		nodeWorkflow({ parameters: { resource: 'company', operation: 'getByCin' } }),
+	);
+	const node = workflow.getNode('FinVerify') as INode;
+	return workflow.expression.getSimpleParameterValue(
+		node,
+		expression,
+		'internal',
+		{ $credentials: credentials },
+		undefined,
+		'',
+	);
+}
 
 function testBaseUrl(credentials: IDataObject): string {
 	const workflow = engine.buildWorkflow(
@@ -40,6 +55,11 @@ test.each([
 	],
 	[{ environment: 'sandbox', sandboxUrl: 'http://127.0.0.1:4999/' }, 'http://127.0.0.1:4999'],
 	[{ environment: 'sandbox', sandboxUrl: '' }, 'http://127.0.0.1:4010'],
+	[{ environment: 'production', baseUrl: 'api.example.com' }, 'https://api.example.com'],
+	[
+		{ environment: 'custom', baseUrl: 'staging.example.com:8443/' },
+		'https://staging.example.com:8443',
+	],
 ])('Test request base URL for %j is %s, as the node uses', (credentials, expected) => {
 	expect(testBaseUrl(credentials)).toBe(expected);
 	expect(resolveBaseUrl(credentials as never)).toBe(expected);
@@ -64,10 +84,8 @@ test.each([
 		{ success: false, message: 'Invalid API key', error_code: 'UNAUTHORIZED' },
 		'The API key or API secret is wrong, expired or for another environment',
 	],
-	[
-		{ success: false, message: 'Missing permission', error_code: 'PERMISSION_DENIED' },
-		expect.stringContaining('AA_BSA_JOURNEY'),
-	],
+	// the key and secret were accepted; only the permission used for the check is missing
+	[{ success: false, message: 'Missing permission', error_code: 'PERMISSION_DENIED' }, 'OK'],
 	[
 		'<html><body>Not Found</body></html>',
 		'The address answered, but not like the FinVerify service: check the Base URL',
@@ -98,4 +116,59 @@ test('authenticate is a function (no expression per request) that adds the key a
 	// n8n's package loader serialises a function as {}, which is what the editor checks to list the credential
 	// under the HTTP Request node's Predefined Credential Type (checked in the real app by test/e2e/server.test.cts)
 	expect(JSON.stringify(out)).not.toContain('r-1');
+});
+
+test.each([
+	[{ environment: 'custom', ignoreSslIssues: true }, true],
+	[{ environment: 'custom', ignoreSslIssues: false }, false],
+	// Production always checks certificates, whatever a hidden field still holds
+	[{ environment: 'production', ignoreSslIssues: true }, false],
+	[{ environment: 'sandbox' }, false],
+])('Test request relaxes certificate checks for %j: %s', (credentials, expected) => {
+	const expression = new FinVerifyApi().test.request.skipSslCertificateValidation as string;
+	expect(testValue(credentials, expression)).toBe(expected);
+});
+
+describe('the Test request against the simulator', () => {
+	let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
+	beforeAll(async () => {
+		sandbox = await startTestSandbox();
+	});
+	afterAll(async () => await sandbox.close());
+
+	/** Sends the credential's Test request as n8n would (its base URL, path, query and auth headers). */
+	async function verdictFor(apiKey: string, apiSecret: string) {
+		const credential = new FinVerifyApi();
+		const { request } = credential.test;
+		const base = testBaseUrl({ environment: 'sandbox', sandboxUrl: sandbox.url });
+		const url = new URL(`${base}${request.url as string}`);
+		for (const [k, v] of Object.entries(request.qs ?? {})) url.searchParams.set(k, String(v));
+		const response = await fetch(url, {
+			method: request.method,
+			headers: { 'X-API-KEY': apiKey, 'X-API-SECRET': apiSecret },
+		});
+		const text = await response.text();
+		let body: unknown = text;
+		try {
+			body = JSON.parse(text);
+		} catch {
+			// not JSON: judged as text, like the credentials tester does
+		}
+		return testVerdict(body);
+	}
+
+	test('the default key passes', async () => {
+		expect(await verdictFor('sandbox-key', 'sandbox-secret')).toBe('OK');
+	});
+	test('a valid key without the journey permission passes (accepted by the service)', async () => {
+		expect(await verdictFor('corporate-only-key', 'corporate-only-secret')).toBe('OK');
+	});
+	test('a wrong secret or key is rejected', async () => {
+		expect(await verdictFor('sandbox-key', 'wrong-secret')).toBe(
+			'The API key or API secret is wrong, expired or for another environment',
+		);
+		expect(await verdictFor('no-such-key', 'sandbox-secret')).toBe(
+			'The API key or API secret is wrong, expired or for another environment',
+		);
+	});
 });

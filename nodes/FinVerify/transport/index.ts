@@ -33,6 +33,8 @@ export type FinVerifyContext =
 export interface FinVerifyCredentials {
 	environment?: 'production' | 'sandbox' | 'custom';
 	baseUrl?: string;
+	/** Custom environment only: accept an invalid certificate (a staging host's self-signed one). */
+	ignoreSslIssues?: boolean;
 	sandboxUrl?: string;
 	apiKey?: string;
 	apiSecret?: string;
@@ -137,10 +139,12 @@ export function resolveBaseUrl(credentials: FinVerifyCredentials): string | unde
 		credentials.environment === 'sandbox'
 			? credentials.sandboxUrl || SANDBOX_BASE_URL
 			: (credentials.baseUrl ?? '');
-	const trimmed = raw
+	let trimmed = raw
 		.trim()
 		.replace(/\/+$/, '')
 		.replace(/\/api\/v1\/services$/, '');
+	// "api.example.com" as typed: https is assumed (as the credential's Test does)
+	if (trimmed && !/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) trimmed = `https://${trimmed}`;
 	try {
 		const url = new URL(trimmed);
 		if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
@@ -406,6 +410,9 @@ export async function apiRequest(
 	const request: IHttpRequestOptions = {
 		method: options.method,
 		url: `${baseUrl}${API_PREFIX}${options.path.replace(/^\/+/, '')}`,
+		// only a Custom environment may relax certificate checks, and only for the service's own address
+		skipSslCertificateValidation:
+			credentials.environment === 'custom' && credentials.ignoreSslIssues === true,
 		headers,
 		qs: options.qs,
 		timeout: timeoutMs,

@@ -3,6 +3,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -10,6 +12,7 @@ import * as apiRequest from './actions/apiRequest';
 import * as bankStatementJourney from './actions/bankStatementJourney';
 import * as collectionSession from './actions/collectionSession';
 import { requestOptionsField } from './actions/common.descriptions';
+import { completionWebhook, resumeWebhooks } from './actions/completion/webhook';
 import * as company from './actions/company';
 import * as creditReport from './actions/creditReport';
 import * as employment from './actions/employment';
@@ -32,6 +35,9 @@ export class FinVerify implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'finVerifyApi', required: true }],
+		webhooks: resumeWebhooks,
+		waitingNodeTooltip:
+			'={{ "Waiting for the service to report a final status on " + $execution.resumeUrl }}',
 		properties: [
 			{
 				displayName: 'Resource',
@@ -92,5 +98,9 @@ export class FinVerify implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await completionWebhook.call(this);
 	}
 }

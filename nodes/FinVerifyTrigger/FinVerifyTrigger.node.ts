@@ -13,7 +13,13 @@ import { checkDelivery, DEFAULT_DEDUPE_WINDOW_MINUTES, deliveryKey, readSeen } f
 import type { EventFilter, EventType } from './events';
 import { applyFilter, normaliseEvent, parseJsonBody } from './events';
 import { fetchJourneyResults } from './results';
-import { FAILURE_MESSAGES, headerValue, verifySignature, verifyToken } from './signature';
+import {
+	DEFAULT_SIGNATURE_HEADERS,
+	FAILURE_MESSAGES,
+	headerValue,
+	verifySignature,
+	verifyToken,
+} from './signature';
 
 type Verification = 'hmacSignature' | 'urlToken' | 'none';
 
@@ -27,14 +33,6 @@ interface TriggerOptions {
 }
 
 const CREDENTIAL = 'finVerifyApi';
-
-/** Header names of the sandbox's documented scheme (each configurable under Options). */
-const DEFAULT_HEADERS = {
-	signature: 'X-Webhook-Signature',
-	timestamp: 'X-Webhook-Timestamp',
-	id: 'X-Webhook-Id',
-	event: 'X-Webhook-Event',
-};
 
 /** Static data key of the delivery ids seen recently (see dedupe.ts). */
 const SEEN_KEY = 'recentDeliveries';
@@ -406,8 +404,8 @@ export class FinVerifyTrigger implements INodeType {
 			}
 			const result = verifySignature({
 				rawBody,
-				signature: header(options.signatureHeader, DEFAULT_HEADERS.signature),
-				timestamp: header(options.timestampHeader, DEFAULT_HEADERS.timestamp),
+				signature: header(options.signatureHeader, DEFAULT_SIGNATURE_HEADERS.signature),
+				timestamp: header(options.timestampHeader, DEFAULT_SIGNATURE_HEADERS.timestamp),
 				secret: credentials.webhookSecret,
 				toleranceSeconds: options.toleranceSeconds,
 				nowMs,
@@ -437,9 +435,9 @@ export class FinVerifyTrigger implements INodeType {
 		if (!parsed.ok)
 			return refuse(400, { error: 'bad_request', reason: parsed.reason, message: parsed.message });
 		const normalised = normaliseEvent(parsed.body, {
-			eventHeader: header(options.eventHeader, DEFAULT_HEADERS.event),
-			deliveryId: header(options.idHeader, DEFAULT_HEADERS.id),
-			timestamp: header(options.timestampHeader, DEFAULT_HEADERS.timestamp),
+			eventHeader: header(options.eventHeader, DEFAULT_SIGNATURE_HEADERS.event),
+			deliveryId: header(options.idHeader, DEFAULT_SIGNATURE_HEADERS.id),
+			timestamp: header(options.timestampHeader, DEFAULT_SIGNATURE_HEADERS.timestamp),
 			nowMs,
 		});
 		if (!normalised.ok) {

@@ -10,6 +10,17 @@ import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
+/**
+ * Header names of the sandbox's documented scheme: the FinVerify Trigger's defaults (each configurable
+ * there) and what the FinVerify node's Wait for Completion reads.
+ */
+export const DEFAULT_SIGNATURE_HEADERS = {
+	signature: 'X-Webhook-Signature',
+	timestamp: 'X-Webhook-Timestamp',
+	id: 'X-Webhook-Id',
+	event: 'X-Webhook-Event',
+} as const;
+
 export type SignatureFailure =
 	| 'missing_secret'
 	| 'missing_signature'

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
+import type { CompletionSupport } from './completion/putToWait';
 
 /** What every `<op>.operation.ts` exports. The router owns the item loop, pairing and continueOnFail. */
 export interface OperationModule {
@@ -11,4 +12,6 @@ export interface OperationModule {
 		itemIndex: number,
 		policy: RequestPolicy,
 	): Promise<INodeExecutionData[]>;
+	/** Present on start operations whose result the service reports by callback (Wait for Completion). */
+	completion?: CompletionSupport;
 }

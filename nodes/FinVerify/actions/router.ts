@@ -13,6 +13,11 @@ import * as apiRequest from './apiRequest';
 import * as bankStatementJourney from './bankStatementJourney';
 import * as collectionSession from './collectionSession';
 import * as company from './company';
+import {
+	assertCanWaitForCallbacks,
+	putToWaitForCallbacks,
+	readWaitMode,
+} from './completion/putToWait';
 import * as creditReport from './creditReport';
 import * as employment from './employment';
 import * as incomeTaxReturn from './incomeTaxReturn';
@@ -79,6 +84,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
+	// Wait for Completion on callbacks: checked before anything is started
+	const waitsForCallbacks =
+		module.completion !== undefined && readWaitMode.call(this) === 'callback';
+	if (waitsForCallbacks)
+		await assertCanWaitForCallbacks.call(this, module.completion!, items.length);
+
 	const options = this.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	const concurrency = Math.max(
 		1,
@@ -137,5 +148,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 	// the failure of the lowest item index wins, so the error does not depend on timing
 	if (failures.length > 0) throw failures.reduce((a, b) => (a.index <= b.index ? a : b)).error;
+	if (waitsForCallbacks) return await putToWaitForCallbacks.call(this, module.completion!, results);
 	return [results.flat()];
 }

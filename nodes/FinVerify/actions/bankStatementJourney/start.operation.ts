@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeJourneyStart } from '../../helpers/normalize/journey';
+import { normalizeJourneyStart, normalizeJourneyStatus } from '../../helpers/normalize/journey';
 import type { FieldContext } from '../../helpers/validation';
 import {
 	assertEmail,
@@ -24,6 +24,12 @@ import {
 	simplifyField,
 	statusCallbackUrlField,
 } from '../common.descriptions';
+import { completionOptionsField, waitForCompletionField } from '../completion/fields';
+import { pollAfterStart } from '../completion/poll';
+import type { CompletionSupport } from '../completion/putToWait';
+import { readWaitMode, resumeUrl } from '../completion/putToWait';
+import { idFromOutput } from '../completion/waiting';
+import { readClientId } from './shared';
 
 /** Consent types: the field's option value and the value the service expects. */
 const CONSENT_TYPES = {
@@ -69,6 +75,19 @@ const properties: INodeProperties[] = [
 		],
 		description: 'Purpose of the data request, shown to the account holder on the consent screen',
 	},
+	waitForCompletionField(
+		['no', 'callback', 'poll'],
+		'Whether to output the started journey at once or only once it is final (analysis complete, consent denied, failed, expired)',
+	),
+	{
+		displayName:
+			'The execution waits in n8n until the service reports a final status on its resume URL; each item waits for its own journey. Needs the Webhook Signing Secret in the credential.',
+		name: 'callbackWaitNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { waitForCompletion: ['callback'] } },
+	},
+	completionOptionsField({ fetchResults: true }),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -109,7 +128,8 @@ const properties: INodeProperties[] = [
 				{
 					displayName: 'Webhook URL',
 					name: 'webhookUrl',
-					description: 'The service POSTs here on every journey status change',
+					description:
+						'The service POSTs here on every journey status change. With Wait for Completion set to callbacks, leave it empty: a URL here means this item does not wait.',
 				},
 				'journey',
 			),
@@ -136,7 +156,9 @@ export async function execute(
 		mobile_number: mobile,
 		consent_type: consentType,
 	};
+	const waitMode = readWaitMode.call(this);
 	if (fields.webhookUrl) body.webhook_url = assertHttpUrl(ctx, fields.webhookUrl, 'Webhook URL');
+	else if (waitMode === 'callback') body.webhook_url = resumeUrl.call(this);
 	if (fields.redirectUrl)
 		body.redirect_url = assertHttpUrl(ctx, fields.redirectUrl, 'Redirect URL');
 	if (fields.customerName)
@@ -154,11 +176,35 @@ export async function execute(
 		requiredField: 'data.client_id|data.clientId|client_id|clientId',
 		itemIndex,
 	});
-	return [
-		{
-			json: simplify
-				? { ...normalizeJourneyStart(response), mobileNumber: mobile, consentType }
-				: response,
-		},
-	];
+	const started = simplify
+		? { ...normalizeJourneyStart(response), mobileNumber: mobile, consentType }
+		: response;
+	if (waitMode !== 'poll') return [{ json: started }];
+
+	const clientId = readClientId(ctx, idFromOutput('journey', started));
+	const json = await pollAfterStart.call(
+		this,
+		itemIndex,
+		`Journey ${clientId}`,
+		started,
+		async () =>
+			await apiRequest.call(this, {
+				...policy,
+				method: 'GET',
+				path: 'aa-bsa-journey/status',
+				qs: { client_id: clientId },
+				itemIndex,
+			}),
+		normalizeJourneyStatus,
+	);
+	return [{ json }];
 }
+
+/** Each journey started with Wait for Completion on callbacks waits, unless the item has its own Webhook URL. */
+export const completion: CompletionSupport = {
+	kind: 'journey',
+	usesOwnCallbackUrl(this: IExecuteFunctions, itemIndex: number): boolean {
+		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		return Boolean(fields.webhookUrl);
+	},
+};

@@ -18,6 +18,9 @@ import {
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { simplifyField, statusCallbackUrlField } from '../common.descriptions';
+import { completionOptionsField, waitForCompletionField } from '../completion/fields';
+import type { CompletionSupport } from '../completion/putToWait';
+import { readWaitMode, resumeUrl } from '../completion/putToWait';
 
 const FLOWS = ['itr', 'gst'] as const;
 
@@ -52,16 +55,32 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'Where the recipient is sent after completing or leaving the session',
 	},
-	statusCallbackUrlField(
-		{
-			displayName: 'Callback URL',
-			name: 'callbackUrl',
-			required: true,
-			description:
-				'The service POSTs here when the session status changes (completed, abandoned, expired)',
-		},
-		'session',
+	waitForCompletionField(
+		['no', 'callback'],
+		'Whether to output the created session at once or only once the recipient completed, abandoned or let it expire',
 	),
+	{
+		...statusCallbackUrlField(
+			{
+				displayName: 'Callback URL',
+				name: 'callbackUrl',
+				required: true,
+				description:
+					'The service POSTs here when the session status changes (completed, abandoned, expired)',
+			},
+			'session',
+		),
+		displayOptions: { show: { waitForCompletion: ['no'] } },
+	},
+	{
+		displayName:
+			'The execution waits in n8n until the service reports completed, abandoned or expired on its resume URL (intermediate callbacks do not resume it). One session per execution. Needs the Webhook Signing Secret in the credential.',
+		name: 'callbackWaitNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { waitForCompletion: ['callback'] } },
+	},
+	completionOptionsField({ fetchResults: false }),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -124,11 +143,10 @@ export async function execute(
 			this.getNodeParameter('redirectUrl', itemIndex, ''),
 			'Redirect URL',
 		),
-		callback_url: assertHttpUrl(
-			ctx,
-			this.getNodeParameter('callbackUrl', itemIndex, ''),
-			'Callback URL',
-		),
+		callback_url:
+			readWaitMode.call(this) === 'callback'
+				? resumeUrl.call(this)
+				: assertHttpUrl(ctx, this.getNodeParameter('callbackUrl', itemIndex, ''), 'Callback URL'),
 		recipient_email: assertEmail(
 			ctx,
 			this.getNodeParameter('recipientEmail', itemIndex, ''),
@@ -161,3 +179,9 @@ export async function execute(
 	});
 	return [{ json: simplify ? normalizeCollectionSession(response) : response }];
 }
+
+/** With Wait for Completion on callbacks the Callback URL is the execution's resume URL. */
+export const completion: CompletionSupport = {
+	kind: 'session',
+	usesOwnCallbackUrl: () => false,
+};

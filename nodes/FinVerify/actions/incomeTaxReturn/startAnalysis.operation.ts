@@ -12,7 +12,10 @@ import { redactDeep } from '../../transport/errors';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { extraBodyField, panField, readExtraBody, simplifyField } from '../common.descriptions';
-import { readAssessmentYears, readPassword, withPasswordRedacted } from './shared';
+import { completionOptionsField, waitForCompletionField } from '../completion/fields';
+import { pollAfterStart } from '../completion/poll';
+import { readWaitMode } from '../completion/putToWait';
+import { readAssessmentYears, readJobId, readPassword, withPasswordRedacted } from './shared';
 
 const properties: INodeProperties[] = [
 	{ ...panField, description: 'PAN of the taxpayer, which is also their income-tax portal login' },
@@ -45,6 +48,12 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	// the service documents no callback for analysis jobs, so waiting here means polling
+	waitForCompletionField(
+		['no', 'poll'],
+		'Whether to output the started job at once or poll until it is completed or failed',
+	),
+	completionOptionsField({ fetchResults: false }),
 	simplifyField,
 ];
 
@@ -87,5 +96,25 @@ export async function execute(
 	);
 	// the service has no reason to echo the password; if it ever does, it does not reach the output
 	const safe = redactDeep(response, [password]);
-	return [{ json: simplify ? { ...normalizeAnalysisJob(safe), pan } : safe }];
+	const job = normalizeAnalysisJob(safe);
+	const started = simplify ? { ...job, pan } : safe;
+	if (readWaitMode.call(this) !== 'poll') return [{ json: started }];
+
+	const jobId = readJobId(ctx, job.jobId);
+	const json = await pollAfterStart.call(
+		this,
+		itemIndex,
+		`ITR analysis job ${jobId}`,
+		started,
+		async () =>
+			await apiRequest.call(this, {
+				...policy,
+				method: 'POST',
+				path: 'itr-analyzer/status',
+				body: { job_id: jobId },
+				itemIndex,
+			}),
+		normalizeAnalysisJob,
+	);
+	return [{ json }];
 }

@@ -1,0 +1,113 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { FinVerifyCredentials } from '../../transport';
+import { CREDENTIAL_TYPE } from '../../transport';
+import type { WaitMode } from './fields';
+import type { CompletionKind, OnTimeout, WaitingEntry } from './waiting';
+import { idFromOutput, statusFromOutput, waitDurationMs, waitingItemJson } from './waiting';
+
+/** What a start operation tells the router about waiting for its callbacks. */
+export interface CompletionSupport {
+	kind: CompletionKind;
+	/** Whether the user gave this item their own callback URL (then that item does not wait). */
+	usesOwnCallbackUrl(this: IExecuteFunctions, itemIndex: number): boolean;
+}
+
+/** Wait for Completion of the node (one value for all items: the field takes no expressions). */
+export function readWaitMode(this: IExecuteFunctions): WaitMode {
+	const value = this.getNodeParameter('waitForCompletion', 0, 'no');
+	return value === 'callback' || value === 'poll' ? value : 'no';
+}
+
+/** The execution's resume URL with n8n's token: what the service calls back. */
+export function resumeUrl(this: IExecuteFunctions): string {
+	return String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0));
+}
+
+/**
+ * Checks, before anything is started, that waiting for callbacks can work: the credential must hold the
+ * webhook signing secret (callbacks are verified with it), and a collection session waits alone (the
+ * service has no session status lookup, so one execution cannot tell when several are all done).
+ */
+export async function assertCanWaitForCallbacks(
+	this: IExecuteFunctions,
+	support: CompletionSupport,
+	itemCount: number,
+): Promise<void> {
+	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as FinVerifyCredentials;
+	if (!credentials.webhookSecret) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'Wait for Completion needs the Webhook Signing Secret of the FinVerify credential',
+			{
+				description:
+					'Callbacks are accepted only with a valid signature. Add the signing secret to the credential, or set Wait for Completion to "Don\'t Wait".',
+			},
+		);
+	}
+	if (support.kind === 'session' && itemCount > 1) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Wait for Completion waits for one collection session per execution, and this node received ${itemCount} items`,
+			{
+				description:
+					'n8n resumes a waiting execution once, and the service offers no session status lookup to tell when several sessions are all done. Run one item per execution, e.g. with an Execute Workflow node (Mode: Run once for each item) calling a workflow that creates and waits for one session. Nothing was created.',
+			},
+		);
+	}
+}
+
+/**
+ * After every item was started: leaves one waiting item per started journey or session as the input
+ * n8n keeps for this node (see waiting.ts), and puts the execution to wait until the time limit. Items
+ * that do not wait (own callback URL, error items) are kept as they are. Returns what the node shows
+ * while waiting; when nothing waits, the execution simply goes on.
+ */
+export async function putToWaitForCallbacks(
+	this: IExecuteFunctions,
+	support: CompletionSupport,
+	results: INodeExecutionData[][],
+): Promise<INodeExecutionData[][]> {
+	const options = this.getNodeParameter('waitOptions', 0, {}) as IDataObject;
+	const timeLimitMs = waitDurationMs(options.waitAmount, options.waitUnit);
+	const onTimeout: OnTimeout =
+		options.onTimeout === 'returnLastStatus' ? 'returnLastStatus' : 'error';
+	const nowMs = Date.now();
+	const since = new Date(nowMs).toISOString();
+	const until = new Date(nowMs + timeLimitMs);
+
+	const stored: INodeExecutionData[] = [];
+	let waiting = 0;
+	results.forEach((outputs, itemIndex) => {
+		for (const item of outputs ?? []) {
+			const id = idFromOutput(support.kind, item.json);
+			const isError = typeof item.json.error === 'string';
+			if (isError || !id || support.usesOwnCallbackUrl.call(this, itemIndex)) {
+				stored.push(item);
+				continue;
+			}
+			const entry: WaitingEntry = {
+				kind: support.kind,
+				id,
+				status: statusFromOutput(item.json),
+				started: item.json,
+				since,
+				until: until.toISOString(),
+				timeLimitMs,
+				onTimeout,
+			};
+			stored.push({ json: waitingItemJson(entry), pairedItem: item.pairedItem });
+			waiting++;
+		}
+	});
+	const shown = results.flat();
+	if (waiting === 0) return [shown];
+
+	// n8n keeps this stack entry while the execution waits: its items are what the node outputs if the
+	// time limit passes, and what webhook() reads to know which ids it waits for
+	this.getExecuteData().data = { main: [stored] };
+	this.setMetadata({ resumeUrl: resumeUrl.call(this) });
+	await this.putExecutionToWait(until);
+	return [shown];
+}

@@ -1,0 +1,246 @@
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { normaliseEvent, parseJsonBody } from '../../../FinVerifyTrigger/events';
+import type { NormalisedEvent } from '../../../FinVerifyTrigger/events';
+import { fetchJourneyResults } from '../../../FinVerifyTrigger/results';
+import {
+	DEFAULT_SIGNATURE_HEADERS,
+	FAILURE_MESSAGES,
+	headerValue,
+	verifySignature,
+} from '../../../FinVerifyTrigger/signature';
+import { isObject } from '../../helpers/normalize/common';
+import { normalizeJourneyStatus } from '../../helpers/normalize/journey';
+import type { FinVerifyCredentials } from '../../transport';
+import { apiRequest, CREDENTIAL_TYPE } from '../../transport';
+import type { CompletionKind, StoredItem } from './waiting';
+import { classifyCallback, ID_KEY, readStoredItem, startedFacts, waitedSeconds } from './waiting';
+
+/**
+ * The node's one webhook: the resume URL of a waiting execution (`$execution.resumeUrl`). A restart
+ * webhook is never registered anywhere (n8n skips it when a workflow is published), so it has no
+ * checkExists/create/delete lifecycle; n8n routes calls on the resume URL to webhook() while the
+ * execution waits, after checking the URL's token. n8n answers 200 with no body once it resumed.
+ */
+export const resumeWebhooks: IWebhookDescription[] = [
+	{
+		name: 'default',
+		httpMethod: 'POST',
+		responseMode: 'onReceived',
+		responseData: 'noData',
+		path: '',
+		restartWebhook: true,
+	},
+];
+
+/** Which waiting operations call back, by resource and operation. */
+const KIND_OF: Record<string, CompletionKind> = {
+	'bankStatementJourney:start': 'journey',
+	'collectionSession:create': 'session',
+};
+
+const SUCCESS_STATUS: Record<CompletionKind, string> = {
+	journey: 'analysis_complete',
+	session: 'completed',
+};
+
+const LOOKUP_POLICY = { timeoutMs: 15_000, maxRetries: 2 };
+
+/** Answers the caller directly; n8n sends nothing more (`noWebhookResponse`) and the execution keeps waiting. */
+function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+	const res = this.getResponseObject();
+	if (!res.headersSent) res.status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+/** The items n8n kept for this waiting node (its input while it waits), read back. */
+function readStoredItems(this: IWebhookFunctions, kind: CompletionKind) {
+	let items: unknown;
+	try {
+		items = this.evaluateExpression('{{ $input.all() }}', 0);
+	} catch {
+		items = [];
+	}
+	const list = Array.isArray(items) ? items : [];
+	return list.map((item: unknown) => {
+		const source = isObject(item) ? item : {};
+		const json = isObject(source.json) ? source.json : {};
+		return {
+			stored: readStoredItem(kind, json),
+			pairedItem: source.pairedItem as INodeExecutionData['pairedItem'],
+		};
+	});
+}
+
+function finalFromEvent(
+	kind: CompletionKind,
+	facts: IDataObject,
+	event: NormalisedEvent,
+	nowMs: number,
+): IDataObject {
+	return {
+		...startedFacts(facts),
+		[ID_KEY[kind]]: event.id,
+		status: event.status,
+		previousStatus: event.previousStatus,
+		isFinal: true,
+		isSuccessful: event.status === SUCCESS_STATUS[kind],
+		statusChangedAt: event.occurredAt,
+		timedOut: false,
+		waitedSeconds: waitedSeconds(facts, nowMs),
+		callback: event.raw,
+	};
+}
+
+/**
+ * The final status of the other journeys of this execution, looked up once each (only when one
+ * journey finished and others were started by the same node). Null for a journey that is not final.
+ */
+async function lookUpJourney(
+	this: IWebhookFunctions,
+	facts: IDataObject,
+	id: string,
+	nowMs: number,
+): Promise<IDataObject | null> {
+	const raw = await apiRequest.call(this, {
+		method: 'GET',
+		path: 'aa-bsa-journey/status',
+		qs: { client_id: id },
+		...LOOKUP_POLICY,
+	});
+	const summary = normalizeJourneyStatus(raw);
+	if (!summary.isFinal) return null;
+	return {
+		...startedFacts(facts),
+		clientId: id,
+		status: summary.status,
+		previousStatus: null,
+		isFinal: true,
+		isSuccessful: summary.isSuccessful,
+		statusChangedAt: summary.updatedAt,
+		timedOut: false,
+		waitedSeconds: waitedSeconds(facts, nowMs),
+		statusLookup: summary,
+	};
+}
+
+/**
+ * `webhook()` of the FinVerify node while an execution waits for status callbacks. Each callback is
+ * verified like the FinVerify Trigger does (HMAC-SHA256 over "<timestamp>.<raw body>" with the
+ * credential's Webhook Signing Secret, X-Webhook-Signature / X-Webhook-Timestamp, 5-minute window);
+ * n8n has already checked the resume token of the URL. Intermediate statuses are answered 200 and
+ * the execution keeps waiting (no workflowData); a final status resumes it with the result.
+ */
+export async function completionWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const resource = String(this.getNodeParameter('resource', ''));
+	const operation = String(this.getNodeParameter('operation', ''));
+	const kind = KIND_OF[`${resource}:${operation}`];
+	if (!kind) {
+		return answer.call(this, 404, {
+			error: 'not_found',
+			message: 'This node is not waiting for status callbacks',
+		});
+	}
+	const nowMs = Date.now();
+	const headers = this.getHeaderData() as IDataObject;
+	const header = (name: string) => headerValue(headers[name.toLowerCase()]);
+	const rawBody = this.getRequestObject().rawBody as Buffer | undefined;
+
+	// 1. Authenticity, before anything is read from the body
+	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as FinVerifyCredentials;
+	const verified = verifySignature({
+		rawBody,
+		signature: header(DEFAULT_SIGNATURE_HEADERS.signature),
+		timestamp: header(DEFAULT_SIGNATURE_HEADERS.timestamp),
+		secret: credentials.webhookSecret,
+		nowMs,
+	});
+	if (!verified.valid) {
+		return answer.call(this, 401, {
+			error: 'unauthorized',
+			reason: verified.reason,
+			message: FAILURE_MESSAGES[verified.reason],
+		});
+	}
+
+	// 2. A journey or session event?
+	const parsed = parseJsonBody(rawBody, this.getBodyData());
+	if (!parsed.ok) {
+		return answer.call(this, 400, {
+			error: 'bad_request',
+			reason: parsed.reason,
+			message: parsed.message,
+		});
+	}
+	const normalised = normaliseEvent(parsed.body, {
+		eventHeader: header(DEFAULT_SIGNATURE_HEADERS.event),
+		deliveryId: header(DEFAULT_SIGNATURE_HEADERS.id),
+		timestamp: header(DEFAULT_SIGNATURE_HEADERS.timestamp),
+		nowMs,
+	});
+	if (!normalised.ok) {
+		return answer.call(this, 400, {
+			error: 'bad_request',
+			reason: normalised.reason,
+			message: normalised.message,
+		});
+	}
+	const event = normalised.event;
+
+	// 3. For which of the waiting items, and final?
+	const items = readStoredItems.call(this, kind);
+	const stored: StoredItem[] = items.map((item) => item.stored);
+	const meaning = classifyCallback(event, stored);
+	if (meaning.type === 'unrelated') {
+		return answer.call(this, 200, { received: true, ignored: true, reason: meaning.reason });
+	}
+	if (meaning.type === 'intermediate') {
+		return answer.call(this, 200, { received: true, status: event.status, waiting: true });
+	}
+
+	// 4. Final: resume once every started journey is final (the others are looked up once each)
+	const output: INodeExecutionData[] = [];
+	const pending: string[] = [];
+	for (const [index, { stored: item, pairedItem }] of items.entries()) {
+		if (!item.waiting) {
+			output.push({ json: item.json, pairedItem });
+			continue;
+		}
+		const json =
+			index === meaning.index
+				? finalFromEvent(kind, item.facts, event, nowMs)
+				: kind === 'journey'
+					? await lookUpJourney.call(this, item.facts, item.id, nowMs)
+					: null;
+		if (json === null) pending.push(item.id);
+		else output.push({ json, pairedItem });
+	}
+	if (pending.length > 0) {
+		return answer.call(this, 200, {
+			received: true,
+			status: event.status,
+			waiting: true,
+			pending: pending.length,
+		});
+	}
+
+	const fetchResults =
+		kind === 'journey' &&
+		(this.getNodeParameter('waitOptions', {}) as IDataObject).fetchResults === true;
+	if (fetchResults) {
+		for (const item of output) {
+			const json = item.json;
+			if (json.isFinal === true && json.status === 'analysis_complete' && json.clientId) {
+				Object.assign(json, await fetchJourneyResults.call(this, String(json.clientId)));
+			}
+		}
+	}
+	// n8n answers the caller (200, empty body) once the execution has resumed
+	return { workflowData: [output] };
+}

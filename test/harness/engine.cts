@@ -14,6 +14,7 @@ import type {
 	INodeExecutionData,
 	IPinData,
 	IRun,
+	IRunExecutionData,
 	IWebhookData,
 	IWebhookDescription,
 	IWorkflowBase,
@@ -145,10 +146,46 @@ export class Engine {
 			mode?: WorkflowExecuteMode;
 			startNodeName?: string;
 			startItems?: INodeExecutionData[][];
+			executionId?: string;
+			/** Replaces parts of the additional data (e.g. webhookWaitingBaseUrl for resume URLs). */
+			additionalData?: Partial<IWorkflowExecuteAdditionalData>;
 		} = {},
 	): Promise<RunResult> {
 		const workflow = this.buildWorkflow(wf);
-		const executionId = String(++executionCounter);
+		const startNode = options.startNodeName
+			? workflow.getNode(options.startNodeName)
+			: workflow.getStartNode();
+		if (!startNode) throw new Error('The workflow has no start node');
+		const runExecutionData = createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [
+					{ node: startNode, data: { main: options.startItems ?? [[{ json: {} }]] }, source: null },
+				],
+			},
+			resultData: { runData: {}, pinData: wf.pinData },
+		});
+		return await this.execute(wf, runExecutionData, {
+			mode: options.mode ?? 'manual',
+			executionId: options.executionId,
+			additionalData: options.additionalData,
+		});
+	}
+
+	/**
+	 * Runs (or continues) an execution from the given run data through WorkflowExecute, as n8n does for a
+	 * new run and for a waiting execution it resumes (test/harness/waiting.cts).
+	 */
+	async execute(
+		wf: WorkflowJson,
+		runExecutionData: IRunExecutionData,
+		options: {
+			mode?: WorkflowExecuteMode;
+			executionId?: string;
+			additionalData?: Partial<IWorkflowExecuteAdditionalData>;
+		} = {},
+	): Promise<RunResult> {
+		const workflow = this.buildWorkflow(wf);
+		const executionId = options.executionId ?? String(++executionCounter);
 		const mode = options.mode ?? 'manual';
 		const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 			id: workflow.id,
@@ -168,21 +205,8 @@ export class Engine {
 		const finished = new Promise<IRun>((resolve) =>
 			hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
 		);
-
-		const startNode = options.startNodeName
-			? workflow.getNode(options.startNodeName)
-			: workflow.getStartNode();
-		if (!startNode) throw new Error('The workflow has no start node');
-		const runExecutionData = createRunExecutionData({
-			executionData: {
-				nodeExecutionStack: [
-					{ node: startNode, data: { main: options.startItems ?? [[{ json: {} }]] }, source: null },
-				],
-			},
-			resultData: { runData: {}, pinData: wf.pinData },
-		});
 		const execute = new WorkflowExecute(
-			this.additionalData(hooks, executionId),
+			this.additionalData(hooks, executionId, options.additionalData),
 			mode,
 			runExecutionData,
 		);
@@ -264,6 +288,8 @@ export class Engine {
 			if (node.disabled) continue;
 			const nodeType = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 			for (const description of nodeType.description.webhooks ?? []) {
+				// resume URLs of waiting executions are served by test/harness/waiting.cts
+				if (description.restartWebhook === true) continue;
 				let webhookPath = String(field(node, description, 'path') ?? '')
 					.trim()
 					.replace(/^\//, '')

@@ -13,3 +13,5 @@ export { SANDBOX_KEYS, SandboxControl, sandboxCredentials, startTestSandbox } fr
 export type { LoggedRequest, Shape } from './sandbox.cjs';
 export { startStubServer } from './stub-server.cjs';
 export type { StubServer, StubRequest } from './stub-server.cjs';
+export { WaitingExecutions } from './waiting.cjs';
+export type { WaitingCall, WaitingStatus } from './waiting.cjs';

@@ -77,16 +77,8 @@ const properties: INodeProperties[] = [
 	},
 	waitForCompletionField(
 		['no', 'callback', 'poll'],
-		'Whether to output the started journey at once or only once it is final (analysis complete, consent denied, failed, expired)',
+		'Whether to output the started journey at once or only once it is final (analysis complete, consent denied, failed, expired). Waiting for callbacks needs the Webhook Signing Secret in the credential; each item waits for its own journey.',
 	),
-	{
-		displayName:
-			'The execution waits in n8n until the service reports a final status on its resume URL; each item waits for its own journey. Needs the Webhook Signing Secret in the credential.',
-		name: 'callbackWaitNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { waitForCompletion: ['callback'] } },
-	},
 	completionOptionsField({ fetchResults: true }),
 	{
 		displayName: 'Additional Fields',

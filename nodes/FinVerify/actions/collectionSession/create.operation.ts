@@ -57,7 +57,7 @@ const properties: INodeProperties[] = [
 	},
 	waitForCompletionField(
 		['no', 'callback'],
-		'Whether to output the created session at once or only once the recipient completed, abandoned or let it expire',
+		'Whether to output the created session at once or only once the recipient completed, abandoned or let it expire. Waiting for callbacks needs the Webhook Signing Secret in the credential; one session per execution.',
 	),
 	{
 		...statusCallbackUrlField(
@@ -71,14 +71,6 @@ const properties: INodeProperties[] = [
 			'session',
 		),
 		displayOptions: { show: { waitForCompletion: ['no'] } },
-	},
-	{
-		displayName:
-			'The execution waits in n8n until the service reports completed, abandoned or expired on its resume URL (intermediate callbacks do not resume it). One session per execution. Needs the Webhook Signing Secret in the credential.',
-		name: 'callbackWaitNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { waitForCompletion: ['callback'] } },
 	},
 	completionOptionsField({ fetchResults: false }),
 	{

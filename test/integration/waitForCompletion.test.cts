@@ -1,0 +1,374 @@
+/**
+ * Wait for Completion through n8n-core's real engine, with waiting executions served the way the n8n app
+ * serves them (test/harness/waiting.cts): the sandbox's own signed callbacks call the execution's resume
+ * URL. Covers the webhook() decisions (intermediate → 200 and keep waiting, final → resume once, forged
+ * or stale → 401 and no resume), the time limit, several items, and the polling mode.
+ */
+import { createHmac } from 'node:crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	Engine,
+	nodeWorkflow,
+	sandboxCredentials,
+	startTestSandbox,
+	WaitingExecutions,
+} from '../harness/index.cjs';
+import type { WorkflowJson } from '../harness/index.cjs';
+
+type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+let engine: Engine;
+let sandbox: Sandbox;
+let waiting: WaitingExecutions;
+
+beforeAll(async () => {
+	engine = await Engine.create();
+	sandbox = await startTestSandbox({ stepMs: 50 });
+	waiting = await WaitingExecutions.start(engine);
+});
+afterAll(async () => {
+	await waiting.close();
+	await sandbox.close();
+});
+beforeEach(async () => {
+	await sandbox.control.reset();
+	engine.setCredentials(sandboxCredentials(sandbox.url));
+});
+
+const journeyStart = (
+	parameters: IDataObject = {},
+	items: IDataObject[] = [{}],
+	onError?: 'continueErrorOutput',
+) =>
+	nodeWorkflow({
+		parameters: {
+			resource: 'bankStatementJourney',
+			operation: 'start',
+			mobileNumber: '9876543210',
+			consentType: 'loanUnderwriting',
+			waitForCompletion: 'callback',
+			...parameters,
+		},
+		items,
+		onError,
+	});
+
+const sessionCreate = (parameters: IDataObject = {}, items: IDataObject[] = [{}]) =>
+	nodeWorkflow({
+		parameters: {
+			resource: 'collectionSession',
+			operation: 'create',
+			flow: 'itr',
+			recipientEmail: 'priya.sharma@example.com',
+			redirectUrl: 'https://example.com/thank-you',
+			waitForCompletion: 'callback',
+			...parameters,
+		},
+		items,
+	});
+
+interface Delivery {
+	url: string;
+	subject: string;
+	status: string;
+	attempts: Array<{ status: number | null }>;
+	payload: IDataObject;
+}
+const deliveries = async () => (await sandbox.control.webhooks()) as unknown as Delivery[];
+
+/** Waits until the sandbox has no delivery in flight for `subject` and `count` deliveries for it. */
+async function settled(subject: string, count: number, ms = 15_000): Promise<Delivery[]> {
+	const deadline = Date.now() + ms;
+	for (;;) {
+		const list = (await deliveries()).filter((d) => d.subject === subject);
+		if (list.length >= count && list.every((d) => d.status !== 'pending')) return list;
+		if (Date.now() > deadline)
+			throw new Error(`deliveries for ${subject}: ${JSON.stringify(list.map((d) => d.status))}`);
+		await new Promise((r) => setTimeout(r, 25));
+	}
+}
+
+const startWaiting = async (wf: WorkflowJson) => {
+	const first = await waiting.run(wf);
+	expect(first.error).toBeUndefined();
+	expect(waiting.status(first.executionId)).toBe('waiting');
+	return first;
+};
+
+const signed = (
+	body: IDataObject,
+	secret = 'sandbox-webhook-secret',
+	timestamp = Math.floor(Date.now() / 1000),
+) => {
+	const raw = JSON.stringify(body);
+	const signature = createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest('hex');
+	return {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			'x-webhook-timestamp': String(timestamp),
+			'x-webhook-signature': `sha256=${signature}`,
+		},
+		body: raw,
+	};
+};
+
+describe('Start Journey, Wait for Completion until the service calls back', () => {
+	test('waits while the journey walks through intermediate states, then resumes once with the final result; no polling', async () => {
+		const first = await startWaiting(journeyStart());
+		const id = first.executionId;
+		const [shown] = first.json('FinVerify');
+		const clientId = String(shown.clientId);
+		expect(shown.status).toBe('initiated');
+		// about 24 hours by default
+		const waitMs = waiting.waitTill(id)!.getTime() - Date.now();
+		expect(waitMs).toBeGreaterThan(23.9 * 3600_000);
+		expect(waitMs).toBeLessThanOrEqual(24 * 3600_000);
+
+		// the service was given the resume URL, n8n's token included
+		const init = (await sandbox.control.requests('aa-bsa-journey/init'))[0];
+		expect(JSON.stringify(init)).toContain(`signature=`);
+
+		await sandbox.control.advanceJourney(clientId, 'consent_pending');
+		const [pending] = await settled(clientId, 1);
+		expect(pending.url).toBe(waiting.resumeUrl(id));
+		expect(pending.attempts.map((a) => a.status)).toEqual([200]);
+		expect(waiting.status(id)).toBe('waiting');
+		// after consent the sandbox walks on by itself: data_fetched, then analysis_complete
+		await sandbox.control.advanceJourney(clientId, 'consent_granted');
+		const list = await settled(clientId, 4);
+		expect(list.map((d) => [d.payload.status, d.attempts.map((a) => a.status)])).toEqual([
+			['consent_pending', [200]],
+			['consent_granted', [200]],
+			['data_fetched', [200]],
+			['analysis_complete', [200]],
+		]);
+		const done = await waiting.finished(id);
+		expect(done.error).toBeUndefined();
+		expect(done.json('FinVerify')).toEqual([
+			expect.objectContaining({
+				clientId,
+				status: 'analysis_complete',
+				previousStatus: 'data_fetched',
+				isFinal: true,
+				isSuccessful: true,
+				timedOut: false,
+				journeyUrl: shown.journeyUrl,
+			}),
+		]);
+		expect(done.output('FinVerify')[0].pairedItem).toEqual({ item: 0 });
+		expect(
+			waiting.calls.filter((c) => c.executionId === id).map((c) => [c.status, c.resumed]),
+		).toEqual([
+			[200, false],
+			[200, false],
+			[200, false],
+			[200, true],
+		]);
+		expect(await sandbox.control.requests('aa-bsa-journey/status')).toHaveLength(0);
+		expect(waiting.legs(id)).toHaveLength(2);
+	});
+
+	test('a final status other than success resumes too (consent denied)', async () => {
+		const first = await startWaiting(journeyStart());
+		const clientId = String(first.json('FinVerify')[0].clientId);
+		await sandbox.control.advanceJourney(clientId, 'consent_pending');
+		await sandbox.control.advanceJourney(clientId, 'consent_denied');
+		const done = await waiting.finished(first.executionId);
+		expect(done.json('FinVerify')[0]).toMatchObject({
+			status: 'consent_denied',
+			isFinal: true,
+			isSuccessful: false,
+		});
+	});
+
+	test('forged, stale and token-less callbacks do not resume; the real final callback still does', async () => {
+		const first = await startWaiting(journeyStart());
+		const id = first.executionId;
+		const clientId = String(first.json('FinVerify')[0].clientId);
+		const final = {
+			event: 'aa_bsa_journey.status_changed',
+			client_id: clientId,
+			status: 'analysis_complete',
+		};
+		const url = waiting.resumeUrl(id);
+
+		const forged = await fetch(url, signed(final, 'not-the-secret'));
+		expect(forged.status).toBe(401);
+		expect(await forged.json()).toMatchObject({ reason: 'signature_mismatch' });
+
+		const stale = await fetch(url, signed(final, undefined, Math.floor(Date.now() / 1000) - 301));
+		expect(stale.status).toBe(401);
+		expect(await stale.json()).toMatchObject({ reason: 'stale_timestamp' });
+
+		const unsigned = await fetch(url, {
+			...signed(final),
+			headers: { 'content-type': 'application/json' },
+		});
+		expect(unsigned.status).toBe(401);
+
+		const noToken = await fetch(url.split('?')[0], signed(final));
+		expect(noToken.status).toBe(401);
+		const wrongToken = await fetch(
+			url.replace(/signature=[^&]+/, 'signature=forged'),
+			signed(final),
+		);
+		expect(wrongToken.status).toBe(401);
+
+		expect(waiting.status(id)).toBe('waiting');
+		expect(waiting.legs(id)).toHaveLength(1);
+
+		const otherJourney = await fetch(url, signed({ ...final, client_id: 'aa_someone_else' }));
+		expect(otherJourney.status).toBe(200);
+		expect(await otherJourney.json()).toMatchObject({ ignored: true });
+		expect(waiting.status(id)).toBe('waiting');
+
+		await sandbox.control.advanceJourney(clientId, 'analysis_complete');
+		const done = await waiting.finished(id);
+		expect(done.json('FinVerify')[0]).toMatchObject({ clientId, status: 'analysis_complete' });
+	});
+
+	test('Fetch Results When Complete adds the statement result and the analysis', async () => {
+		const first = await startWaiting(journeyStart({ waitOptions: { fetchResults: true } }));
+		const clientId = String(first.json('FinVerify')[0].clientId);
+		await sandbox.control.advanceJourney(clientId, 'analysis_complete');
+		const done = await waiting.finished(first.executionId);
+		const [json] = done.json('FinVerify');
+		expect(json.statementResult).toBeDefined();
+		expect(json.analysis).toBeDefined();
+		expect(json.fetchError).toBeUndefined();
+	});
+
+	test('time limit, Return Last Status: the item says timedOut and the last known status', async () => {
+		const first = await startWaiting(
+			journeyStart({
+				waitOptions: { waitAmount: 2, waitUnit: 'minutes', onTimeout: 'returnLastStatus' },
+			}),
+		);
+		const waitMs = waiting.waitTill(first.executionId)!.getTime() - Date.now();
+		expect(waitMs).toBeGreaterThan(110_000);
+		expect(waitMs).toBeLessThanOrEqual(120_000);
+		const done = await waiting.timeOut(first.executionId);
+		expect(done.error).toBeUndefined();
+		const [json] = done.json('FinVerify');
+		expect(json).toMatchObject({
+			clientId: first.json('FinVerify')[0].clientId,
+			status: 'initiated',
+			isFinal: false,
+			timedOut: true,
+		});
+		expect(done.output('FinVerify')[0].pairedItem).toEqual({ item: 0 });
+		expect(waiting.status(first.executionId)).toBe('success');
+	});
+
+	test('time limit, Fail: an error item naming the last known status (error output)', async () => {
+		const first = await startWaiting(
+			journeyStart(
+				{ waitOptions: { waitAmount: 1, waitUnit: 'hours' } },
+				[{}],
+				'continueErrorOutput',
+			),
+		);
+		const clientId = first.json('FinVerify')[0].clientId;
+		const done = await waiting.timeOut(first.executionId);
+		expect(done.json('FinVerify', 0)).toEqual([]);
+		const [errorItem] = done.json('FinVerify', 1);
+		expect(errorItem.error).toBe(
+			`Journey ${clientId} did not reach a final status within 1 hour (last known status: initiated)`,
+		);
+		expect(errorItem.details).toMatchObject({ timedOut: true, status: 'initiated' });
+	});
+
+	test('two items: each waits for its own journey; the execution resumes once, when both are final', async () => {
+		const first = await startWaiting(
+			journeyStart({ mobileNumber: '={{ $json.mobile }}' }, [
+				{ mobile: '9876543210' },
+				{ mobile: '9876543211' },
+			]),
+		);
+		const id = first.executionId;
+		const [a, b] = first.json('FinVerify').map((j) => String(j.clientId));
+		expect(a).not.toBe(b);
+
+		await sandbox.control.advanceJourney(b, 'analysis_complete');
+		const [bFinal] = await settled(b, 1);
+		expect(bFinal.attempts.map((x) => x.status)).toEqual([200]);
+		expect(waiting.status(id)).toBe('waiting');
+
+		await sandbox.control.advanceJourney(a, 'consent_pending');
+		await settled(a, 1);
+		expect(waiting.status(id)).toBe('waiting');
+		await sandbox.control.advanceJourney(a, 'expired');
+		const done = await waiting.finished(id);
+		const output = done.output('FinVerify');
+		expect(output.map((item) => [item.json.clientId, item.json.status, item.pairedItem])).toEqual([
+			[a, 'expired', { item: 0 }],
+			[b, 'analysis_complete', { item: 1 }],
+		]);
+		// one status lookup per other journey, when a journey finished: b finished first (a not final), then a
+		expect(await sandbox.control.requests('aa-bsa-journey/status')).toHaveLength(2);
+		expect(waiting.legs(id)).toHaveLength(2);
+	});
+
+	test('an item with its own Webhook URL does not wait', async () => {
+		const result = await waiting.run(
+			journeyStart({ additionalFields: { webhookUrl: 'http://127.0.0.1:9/elsewhere' } }),
+		);
+		expect(waiting.status(result.executionId)).toBe('success');
+		expect(result.json('FinVerify')[0].status).toBe('initiated');
+	});
+
+	test('without the webhook signing secret nothing is started', async () => {
+		engine.setCredentials(sandboxCredentials(sandbox.url, { webhookSecret: '' }));
+		const result = await waiting.run(journeyStart());
+		expect(result.error?.message).toBe(
+			'Wait for Completion needs the Webhook Signing Secret of the FinVerify credential',
+		);
+		expect(await sandbox.control.requests('aa-bsa-journey/init')).toHaveLength(0);
+	});
+});
+
+describe('Create Session, Wait for Completion until the service calls back', () => {
+	test('resumes when the recipient completes, with the session data from the callback', async () => {
+		const first = await startWaiting(sessionCreate());
+		const sessionId = String(first.json('FinVerify')[0].sessionId);
+		await sandbox.control.setSessionStatus(sessionId, 'completed');
+		const done = await waiting.finished(first.executionId);
+		expect(done.json('FinVerify')[0]).toMatchObject({
+			sessionId,
+			status: 'completed',
+			previousStatus: 'created',
+			isFinal: true,
+			isSuccessful: true,
+		});
+	});
+
+	test('several items are refused before any session is created', async () => {
+		const result = await waiting.run(sessionCreate({}, [{}, {}]));
+		expect(result.error?.message).toMatch(/one collection session per execution.*2 items/);
+		expect(await sandbox.control.requests('collection/session/create')).toHaveLength(0);
+	});
+});
+
+describe('Start Journey, Wait for Completion by polling', () => {
+	test('keeps the execution running and polls until final', async () => {
+		const result = await engine.run(
+			journeyStart({
+				waitForCompletion: 'poll',
+				additionalFields: { extraBody: '{"auto_consent": true}' },
+				waitOptions: { pollInterval: 5, timeLimit: 30 },
+			}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.run.waitTill).toBeUndefined();
+		expect(result.json('FinVerify')[0]).toMatchObject({
+			status: 'analysis_complete',
+			isFinal: true,
+			timedOut: false,
+		});
+		expect((await sandbox.control.requests('aa-bsa-journey/status')).length).toBeGreaterThanOrEqual(
+			1,
+		);
+	}, 30_000);
+});

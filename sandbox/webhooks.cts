@@ -42,15 +42,23 @@ export class Webhooks {
 		private readonly onAttempt: (d: Delivery, a: Attempt) => void = () => {},
 	) {}
 
+	/**
+	 * Queues one event. Its id is the body's first field `"id"` (covered by the signature, the same on
+	 * every retry) and is repeated in X-Webhook-Id; receivers deduplicate on the signed body id.
+	 */
 	send(subject: string, url: string, event: string, payload: unknown): Delivery {
+		const id = `wh_${randomUUID()}`;
 		const delivery: Delivery = {
-			id: `wh_${randomUUID()}`,
+			id,
 			event,
 			url,
 			subject,
 			status: 'pending',
 			attempts: [],
-			payload,
+			payload:
+				typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+					? { id, ...(payload as Record<string, unknown>) }
+					: payload,
 		};
 		this.deliveries.push(delivery);
 		const generation = this.generation;

@@ -9,7 +9,15 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { FinVerifyCredentials } from '../FinVerify/transport';
-import { checkDelivery, DEFAULT_DEDUPE_WINDOW_MINUTES, deliveryKey, readSeen } from './dedupe';
+import {
+	checkDelivery,
+	claimInProcess,
+	clearInProcess,
+	DEFAULT_DEDUPE_WINDOW_MINUTES,
+	deliveryKey,
+	readSeen,
+	releaseInProcess,
+} from './dedupe';
 import type { EventFilter, EventType } from './events';
 import { applyFilter, normaliseEvent, parseJsonBody } from './events';
 import { fetchJourneyResults } from './results';
@@ -38,8 +46,9 @@ const CREDENTIAL = 'finVerifyApi';
 const SEEN_KEY = 'recentDeliveries';
 
 /**
- * Answers the request directly. Every answer of this trigger is written here, so n8n never adds its
- * default body; `noWebhookResponse` tells n8n the response is done.
+ * Answers a delivery that starts no execution (rejected, duplicate, filtered out) directly;
+ * `noWebhookResponse` tells n8n the response is done. An accepted delivery is answered by n8n itself,
+ * once it has created the execution (see `webhooks` in the description).
  */
 function respond(this: IWebhookFunctions, status: number, body: IDataObject): void {
 	const res = this.getResponseObject();
@@ -110,10 +119,11 @@ export class FinVerifyTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				// the node writes every answer itself (noWebhookResponse); 'noData' keeps n8n from ever
-				// sending its default body ("firstEntryJson") should a path not answer
+				// Deliveries that start no execution are answered by the node (401, 400, duplicate, ignored).
+				// An accepted one is answered by n8n after it created the execution (as n8n's Webhook node):
+				// a 2xx then means the execution exists, so a sender never stops resending a lost one.
 				responseMode: 'onReceived',
-				responseData: 'noData',
+				responseData: '={{ ({ received: true }) }}',
 				path: 'finverify',
 			},
 		],
@@ -372,6 +382,7 @@ export class FinVerifyTrigger implements INodeType {
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
+				clearInProcess(`${this.getWorkflow().id}:${this.getNode().id}`);
 				const staticData = this.getWorkflowStaticData('node');
 				delete staticData.webhookUrl;
 				delete staticData.activatedAt;
@@ -450,20 +461,38 @@ export class FinVerifyTrigger implements INodeType {
 		const event = normalised.event;
 
 		// 3. Seen before? (redelivery after a timeout, or a replay of a captured request)
-		const windowMinutes = options.dedupeWindowMinutes ?? DEFAULT_DEDUPE_WINDOW_MINUTES;
-		const key = deliveryKey(event.deliveryId, rawBody);
+		// Keyed on signed content only: the body's event id, else the signed timestamp and body.
+		const windowMinutes = Number(options.dedupeWindowMinutes ?? DEFAULT_DEDUPE_WINDOW_MINUTES);
+		const key = deliveryKey(
+			parsed.body.id,
+			rawBody,
+			verification === 'hmacSignature'
+				? header(options.timestampHeader, DEFAULT_HEADERS.timestamp)
+				: undefined,
+		);
 		if (windowMinutes > 0 && key) {
+			const windowMs = windowMinutes * 60_000;
+			const scope = `${this.getWorkflow().id}:${this.getNode().id}`;
 			const staticData = this.getWorkflowStaticData('node');
 			const { duplicate, seen } = checkDelivery(
 				readSeen(staticData[SEEN_KEY]),
 				key,
 				nowMs,
-				windowMinutes * 60_000,
+				windowMs,
 			);
-			staticData[SEEN_KEY] = seen as unknown as IDataObject[];
-			if (duplicate) {
+			// the in-process claim is synchronous: of simultaneous copies, exactly one gets through
+			if (duplicate || !claimInProcess(scope, key, nowMs, windowMs)) {
 				return refuse(200, { received: true, duplicate: true, message: 'duplicate, ignored' });
 			}
+			staticData[SEEN_KEY] = seen as unknown as IDataObject[];
+			// n8n answers after creating the execution; an error answer (it could not) frees the key, so
+			// the sender's retry is accepted instead of being taken for a duplicate. A sender that hung up
+			// before any answer keeps the key claimed: n8n still goes on to create the execution.
+			const res = this.getResponseObject();
+			res.once('close', () => {
+				if (res.headersSent && (res.statusCode < 200 || res.statusCode >= 300))
+					releaseInProcess(scope, key);
+			});
 		}
 
 		// 4. Wanted?
@@ -477,13 +506,12 @@ export class FinVerifyTrigger implements INodeType {
 			return refuse(200, { received: true, ignored: true, reason: decision.reason });
 		}
 
-		// 5. Accepted: answer now, so the sender does not wait for the result downloads
-		respond.call(this, 200, { received: true });
-		const item: IDataObject = { ...event };
+		// 5. Accepted: n8n answers once the execution exists
+		const item: IDataObject = { ...event, deliveryKey: key ?? null };
 		const fetchResults = this.getNodeParameter('fetchResults', false) as boolean;
 		if (fetchResults && event.type === 'journey' && event.status === 'analysis_complete') {
 			Object.assign(item, await fetchJourneyResults.call(this, event.id));
 		}
-		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray([item])] };
+		return { workflowData: [this.helpers.returnJsonArray([item])] };
 	}
 }

@@ -31,7 +31,7 @@ export interface NormalisedEvent extends IDataObject {
 	isFinal: boolean;
 	/** When the status changed (ISO 8601); the delivery time when the payload does not say. */
 	occurredAt: string;
-	/** X-Webhook-Id of the delivery, when the sender gave one. */
+	/** The event id of the delivery: the body's `id`, else X-Webhook-Id, when the sender gave one. */
 	deliveryId: string | null;
 	/** Collection flow (`itr` or `gst`) of a session event; null for journeys. */
 	flow: string | null;
@@ -174,7 +174,8 @@ export function normaliseEvent(body: IDataObject, meta: DeliveryMeta = {}): Pars
 			previousStatus,
 			isFinal: isFinalStatus(type, status),
 			occurredAt,
-			deliveryId: toText(meta.deliveryId) ?? toText(body.delivery_id) ?? null,
+			// the body's event id is signed; the header only repeats it (or stands in for senders without one)
+			deliveryId: toText(body.id) ?? toText(meta.deliveryId) ?? toText(body.delivery_id) ?? null,
 			flow: type === 'session' ? lower(pick('flow')) : null,
 			raw: body,
 		},

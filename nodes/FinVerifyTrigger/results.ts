@@ -2,8 +2,12 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../FinVerify/transport';
 
-/** Per-attempt timeout and retries for the two result downloads (the sender already has its answer). */
-const FETCH_POLICY = { timeoutMs: 20_000, maxRetries: 2 };
+/**
+ * Per-attempt deadline and retries for the two result downloads. n8n answers the sender once the
+ * execution exists, so these run before the answer: kept short. A sender that gives up meanwhile and
+ * retries is answered "duplicate" (its event id stays claimed), so nothing runs twice.
+ */
+const FETCH_POLICY = { timeoutMs: 10_000, maxRetries: 1 };
 
 interface FailureInfo {
 	message: string;

@@ -223,7 +223,20 @@ export class Engine {
 	 */
 	async serveWebhooks(
 		wf: WorkflowJson,
-		options: { staticData?: IDataObject } = {},
+		options: {
+			staticData?: IDataObject;
+			/**
+			 * Runs where n8n creates the execution (before it answers an accepted delivery); a test makes
+			 * it slow or throw to stand for a database under load.
+			 */
+			createExecution?: () => Promise<void>;
+			/**
+			 * As the n8n app does: each webhook call gets its own copy of the workflow's static data, loaded
+			 * before the call and saved when n8n answers without error (simultaneous calls overwrite each
+			 * other's changes). Off: one shared object (a single in-memory workflow).
+			 */
+			perCallStaticData?: boolean;
+		} = {},
 	): Promise<WebhookServer> {
 		const workflow = this.buildWorkflow(wf, 'webhook-workflow');
 		if (options.staticData) workflow.staticData = options.staticData;
@@ -357,8 +370,13 @@ export class Engine {
 					httpRequest: req,
 					httpResponse: res,
 				} as never);
+				const callWorkflow = options.perCallStaticData
+					? this.buildWorkflow(wf, 'webhook-workflow')
+					: workflow;
+				if (options.perCallStaticData)
+					callWorkflow.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 				const context = new WebhookContext(
-					workflow,
+					callWorkflow,
 					route.node,
 					additionalData,
 					'webhook',
@@ -375,6 +393,20 @@ export class Engine {
 				const responseMode = field(route.node, description, 'responseMode', 'onReceived');
 				if (responseMode !== 'onReceived')
 					throw new Error(`responseMode "${String(responseMode)}" is not supported here`);
+				// as n8n 2.41 does: the execution is created first (WorkflowRunner.run), and only then does
+				// n8n answer an onReceived webhook the node did not answer itself; if creating fails, 500
+				if (response.workflowData) {
+					await options.createExecution?.();
+					runs.push(
+						this.run(wf, {
+							mode: 'webhook',
+							startNodeName: route.node.name,
+							startItems: response.workflowData,
+						}),
+					);
+				}
+				// n8n saves the static data when it answers without error
+				if (options.perCallStaticData) workflow.staticData = callWorkflow.staticData;
 				if (response.noWebhookResponse !== true && !res.headersSent) {
 					// as n8n 2.41 does: responseData defaults to the string 'firstEntryJson' when not declared
 					const declared = resolveWebhookDescriptionField(
@@ -384,7 +416,7 @@ export class Engine {
 					);
 					const responseData = declared.resolved
 						? declared.value
-						: workflow.expression.getComplexParameterValue(
+						: callWorkflow.expression.getComplexParameterValue(
 								route.node,
 								description.responseData as string,
 								'webhook',
@@ -401,15 +433,6 @@ export class Engine {
 					else if (typeof body === 'string') res.status(code).send(body);
 					else res.status(code).json(body);
 				}
-				if (response.workflowData) {
-					runs.push(
-						this.run(wf, {
-							mode: 'webhook',
-							startNodeName: route.node.name,
-							startItems: response.workflowData,
-						}),
-					);
-				}
 			} catch (error) {
 				if (!res.headersSent) res.status(500).json({ message: (error as Error).message });
 			}
@@ -422,7 +445,9 @@ export class Engine {
 				if (!hook) throw new Error(`No ${method} webhook for node "${nodeName}"`);
 				return `${urls.webhookBaseUrl}/${hook.path}`;
 			},
-			staticData: workflow.staticData,
+			get staticData() {
+				return workflow.staticData;
+			},
 			executions: async () => await Promise.all(runs),
 			startedCount: () => runs.length,
 			waitForExecutions: async (count, timeoutMs = 15_000) => {

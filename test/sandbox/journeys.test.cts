@@ -71,7 +71,10 @@ describe('AA-BSA journey driven over HTTP only', () => {
 				expect(Math.abs(Number(r.headers['x-webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(
 					30,
 				);
+				// the event id is in the signed body, repeated in the unsigned header
+				expect(r.body.id).toBe(r.headers['x-webhook-id']);
 				expect(r.body).toEqual({
+					id: expect.stringMatching(/^wh_/),
 					event: 'aa_bsa_journey.status_changed',
 					client_id: clientId,
 					status: r.body.status,

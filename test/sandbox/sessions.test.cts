@@ -100,7 +100,9 @@ describe('hosted collection sessions', () => {
 			expectSchema('SessionEvent', hook.body);
 			expect(verifySignature(WEBHOOK_SECRET, hook.headers, hook.raw)).toBe(true);
 			expect(hook.headers['x-webhook-event']).toBe('collection_session.status_changed');
+			expect(hook.body.id).toBe(hook.headers['x-webhook-id']);
 			expect(hook.body).toEqual({
+				id: expect.stringMatching(/^wh_/),
 				event: 'collection_session.status_changed',
 				session_id: sessionId,
 				flow: 'itr',

@@ -1,4 +1,10 @@
-import { checkDelivery, deliveryKey, readSeen } from '../../../nodes/FinVerifyTrigger/dedupe';
+import {
+	checkDelivery,
+	claimInProcess,
+	deliveryKey,
+	readSeen,
+	releaseInProcess,
+} from '../../../nodes/FinVerifyTrigger/dedupe';
 import type { SeenDelivery } from '../../../nodes/FinVerifyTrigger/dedupe';
 
 const HOUR = 3_600_000;
@@ -70,13 +76,27 @@ describe('readSeen', () => {
 });
 
 describe('deliveryKey', () => {
-	test('prefers the delivery id', () => {
-		expect(deliveryKey('wh_1', Buffer.from('{}'))).toBe('id:wh_1');
+	test('the signed body event id wins; the same id gives the same key whatever else differs', () => {
+		const key = deliveryKey('evt_1', Buffer.from('{"id":"evt_1"}'), '1700000000');
+		expect(key).toMatch(/^event:[A-Za-z0-9_-]{32}$/);
+		expect(deliveryKey('evt_1', Buffer.from('{"id":"evt_1","x":1}'), '1700000999')).toBe(key);
+		expect(deliveryKey('evt_2', Buffer.from('{"id":"evt_1"}'), '1700000000')).not.toBe(key);
 	});
 
-	test('without an id, identical bodies give the same key and different bodies different keys', () => {
+	test('without an id: the signed timestamp and body (a replay of the captured bytes is caught)', () => {
+		const body = Buffer.from('{"client_id":"a","status":"failed"}');
+		const a = deliveryKey(undefined, body, '1700000000');
+		expect(a).toMatch(/^signed:/);
+		expect(deliveryKey(null, body.toString(), '1700000000')).toBe(a);
+		expect(deliveryKey(null, body, '1700000001')).not.toBe(a);
+		expect(
+			deliveryKey(null, Buffer.from('{"client_id":"a","status":"expired"}'), '1700000000'),
+		).not.toBe(a);
+	});
+
+	test('unsigned senders: a hash of the body', () => {
 		const a = deliveryKey(null, Buffer.from('{"client_id":"a","status":"failed"}'));
-		expect(a).toMatch(/^body:[0-9a-f]{64}$/);
+		expect(a).toMatch(/^body:/);
 		expect(deliveryKey(undefined, '{"client_id":"a","status":"failed"}')).toBe(a);
 		expect(deliveryKey(null, Buffer.from('{"client_id":"a","status":"expired"}'))).not.toBe(a);
 	});
@@ -84,5 +104,32 @@ describe('deliveryKey', () => {
 	test('nothing to key on', () => {
 		expect(deliveryKey(null, undefined)).toBeUndefined();
 		expect(deliveryKey('', Buffer.alloc(0))).toBeUndefined();
+	});
+});
+
+describe('in-process record (simultaneous copies on one process)', () => {
+	test('of two claims of one key only the first wins, until the window passes', () => {
+		const scope = `t-${Math.random()}`;
+		expect(claimInProcess(scope, 'k', 1_000, 60_000)).toBe(true);
+		expect(claimInProcess(scope, 'k', 1_001, 60_000)).toBe(false);
+		expect(claimInProcess(scope, 'k', 61_000, 60_000)).toBe(true);
+	});
+
+	test('a released key (its delivery was not acknowledged) can be claimed again', () => {
+		const scope = `t-${Math.random()}`;
+		expect(claimInProcess(scope, 'k', 1_000, 60_000)).toBe(true);
+		releaseInProcess(scope, 'k');
+		expect(claimInProcess(scope, 'k', 1_001, 60_000)).toBe(true);
+	});
+
+	test('delivery #1 is remembered inside its window after 5,000 newer ones (time-bounded, not 1,000)', () => {
+		const scope = `t-${Math.random()}`;
+		claimInProcess(scope, 'first', 0, 3_600_000);
+		for (let i = 0; i < 5_000; i++) claimInProcess(scope, `k${i}`, i, 3_600_000);
+		expect(claimInProcess(scope, 'first', 6_000, 3_600_000)).toBe(false);
+		let seen = readSeen([]);
+		seen = checkDelivery(seen, 'first', 0, 3_600_000).seen;
+		for (let i = 0; i < 5_000; i++) seen = checkDelivery(seen, `k${i}`, i, 3_600_000).seen;
+		expect(checkDelivery(seen, 'first', 6_000, 3_600_000).duplicate).toBe(true);
 	});
 });

@@ -42,7 +42,7 @@ test("one POST webhook answered on receipt, with an explicit responseData (never
 			name: 'default',
 			httpMethod: 'POST',
 			responseMode: 'onReceived',
-			responseData: 'noData',
+			responseData: '={{ ({ received: true }) }}',
 			path: 'finverify',
 		},
 	]);

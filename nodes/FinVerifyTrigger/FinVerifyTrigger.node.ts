@@ -467,7 +467,7 @@ export class FinVerifyTrigger implements INodeType {
 			parsed.body.id,
 			rawBody,
 			verification === 'hmacSignature'
-				? header(options.timestampHeader, DEFAULT_HEADERS.timestamp)
+				? header(options.timestampHeader, DEFAULT_SIGNATURE_HEADERS.timestamp)
 				: undefined,
 		);
 		if (windowMinutes > 0 && key) {

@@ -26,7 +26,9 @@ export class FinVerify implements INodeType {
 		name: 'finVerify',
 		icon: { light: 'file:../../icons/finverify.svg', dark: 'file:../../icons/finverify.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: Output (Simplified / Normalized / Raw) in place of Simplify; version 1 keeps Simplify
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Verify people and businesses in India: credit bureaus, company registry, EPFO, ITR, account-aggregator bank statements and hosted data collection',

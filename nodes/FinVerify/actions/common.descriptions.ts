@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { FieldContext } from '../helpers/validation';
 import {
@@ -236,6 +236,7 @@ export const journeyClientIdField: INodeProperties = {
 	description: 'The client_id returned by Start Journey (or received by the FinVerify Trigger)',
 };
 
+/** Version 1 of the node: the Simplify switch (on: the Normalized record; off: the raw answer). */
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
@@ -243,7 +244,64 @@ export const simplifyField: INodeProperties = {
 	default: true,
 	description:
 		'Whether to return a short, stable set of fields (the same whatever form the service answers in) instead of its full answer',
+	displayOptions: { show: { '@version': [1] } },
 };
+
+export type OutputMode = 'simplified' | 'normalized' | 'raw';
+
+/**
+ * Version 2 of the node: n8n's output modes. Simplified is the default: at most 10 decision fields keep
+ * an AI agent's context small and are what the editor's schema preview shows; IF/Set workflows that need
+ * every fact pick Normalized.
+ */
+export const outputField: INodeProperties = {
+	displayName: 'Output',
+	name: 'outputMode',
+	type: 'options',
+	default: 'simplified',
+	options: [
+		{
+			name: 'Simplified',
+			value: 'simplified',
+			description:
+				'At most 10 key fields for a decision, the same whatever form the service answers in',
+		},
+		{
+			name: 'Normalized',
+			value: 'normalized',
+			description:
+				'Every fact the service sends, with stable names and types in both response forms',
+		},
+		{
+			name: 'Raw',
+			value: 'raw',
+			description: 'The answer exactly as the service sent it',
+		},
+	],
+	description: 'How much of the answer to return, and in which form',
+	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+};
+
+/** The output choice of every operation that returns records: Simplify in version 1, Output from 2. */
+export const outputModeFields: INodeProperties[] = [simplifyField, outputField];
+
+/** displayOptions of fields that only shape the Simplified/Normalized output (hidden for the raw answer). */
+export const shapedOutputOnly: NonNullable<INodeProperties['displayOptions']> = {
+	hide: { '/simplify': [false], '/outputMode': ['raw'] },
+};
+
+/** The output mode of an item: version 1's Simplify means Normalized (on) or Raw (off). */
+export function outputMode(context: IExecuteFunctions, itemIndex: number): OutputMode {
+	if (context.getNode().typeVersion < 2) {
+		return context.getNodeParameter('simplify', itemIndex, true) === false ? 'raw' : 'normalized';
+	}
+	const mode = context.getNodeParameter('outputMode', itemIndex, 'simplified');
+	return mode === 'raw' || mode === 'normalized' ? mode : 'simplified';
+}
+
+/** Whether the item's output is shaped by the node (Simplified or Normalized) rather than raw. */
+export const shapedOutput = (context: IExecuteFunctions, itemIndex: number): boolean =>
+	outputMode(context, itemIndex) !== 'raw';
 
 export const binaryPropertyField: INodeProperties = {
 	displayName: 'Put Output File in Field',

@@ -23,6 +23,8 @@ import * as employment from './employment';
 import * as incomeTaxReturn from './incomeTaxReturn';
 import type { FinVerifyOperation, FinVerifyResource, FinVerifyType } from './node.type';
 import type { OperationModule } from './operation';
+import { outputMode } from './common.descriptions';
+import { simplifyOutput } from '../helpers/normalize/simplified';
 
 type Registry = { [R in FinVerifyResource]: Record<FinVerifyOperation<R>, OperationModule> };
 
@@ -90,6 +92,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (waitsForCallbacks)
 		await assertCanWaitForCallbacks.call(this, module.completion!, items.length);
 
+	// operations that return records have the Output choice; Simplified is picked here, after the operation
+	const key = `${resource}.${operation}`;
+	const hasOutputModes =
+		this.getNode().typeVersion >= 2 && module.description.some((p) => p.name === 'outputMode');
+
 	const options = this.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	const concurrency = Math.max(
 		1,
@@ -134,7 +141,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			if (invalid.has(itemIndex)) continue;
 			try {
 				const output = await module.execute.call(this, itemIndex, policy);
-				results[itemIndex] = output.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+				const simplified = hasOutputModes && outputMode(this, itemIndex) === 'simplified';
+				results[itemIndex] = output.map((item) => ({
+					...item,
+					...(simplified ? { json: simplifyOutput(key, item.json) } : {}),
+					pairedItem: { item: itemIndex },
+				}));
 			} catch (error) {
 				const nodeError = toNodeError.call(this, error, itemIndex);
 				if (continueOnFail) {

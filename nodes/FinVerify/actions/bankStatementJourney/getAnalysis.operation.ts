@@ -4,10 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { normalizeAnalysis } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { journeyClientIdField, simplifyField } from '../common.descriptions';
+import { journeyClientIdField, outputModeFields, shapedOutput } from '../common.descriptions';
 import { readClientId } from './shared';
 
-const properties: INodeProperties[] = [journeyClientIdField, simplifyField];
+const properties: INodeProperties[] = [journeyClientIdField, ...outputModeFields];
 
 const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['getAnalysis'] } };
 
@@ -20,7 +20,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 
 	const response = await apiRequest.call(this, {
 		...policy,

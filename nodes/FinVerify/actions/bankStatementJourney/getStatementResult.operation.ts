@@ -25,7 +25,13 @@ import {
 import { assertBinaryPropertyName, assertOneOf } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { downloadFields, journeyClientIdField, simplifyField } from '../common.descriptions';
+import {
+	downloadFields,
+	journeyClientIdField,
+	outputModeFields,
+	shapedOutput,
+	shapedOutputOnly,
+} from '../common.descriptions';
 import { readClientId } from './shared';
 
 const SPLIT_MODES = ['none', 'accounts', 'transactions'] as const;
@@ -33,7 +39,7 @@ type SplitMode = (typeof SPLIT_MODES)[number];
 
 const properties: INodeProperties[] = [
 	journeyClientIdField,
-	simplifyField,
+	...outputModeFields,
 	...downloadFields(
 		'Download Statement PDFs',
 		"Whether to download each account's statement analysis PDF (the time-limited analysis_pdf_s3_url link) as binary data",
@@ -45,7 +51,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: { show: { simplify: [true] } },
+		displayOptions: shapedOutputOnly,
 		options: [
 			{
 				displayName: 'Split Into Items',
@@ -165,7 +171,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 	const binaryProperty = downloadProperty.call(this, itemIndex);
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
 	const splitInto = assertOneOf(ctx, options.splitInto ?? 'none', 'Split Into Items', SPLIT_MODES);

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { normalizeJourneyStatus } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { journeyClientIdField, simplifyField } from '../common.descriptions';
+import { journeyClientIdField, outputModeFields } from '../common.descriptions';
 import { readClientId } from './shared';
 import { statusOutput, waitForFinalStatusField, waitOptionsField } from './wait';
 
@@ -15,7 +15,7 @@ const properties: INodeProperties[] = [
 		'Whether to keep polling (no faster than every 5 seconds) until the journey is analysis_complete, consent_denied, failed or expired',
 	),
 	waitOptionsField,
-	simplifyField,
+	...outputModeFields,
 ];
 
 const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['getStatus'] } };

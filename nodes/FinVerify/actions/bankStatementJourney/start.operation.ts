@@ -20,8 +20,9 @@ import { apiRequest } from '../../transport';
 import {
 	extraBodyField,
 	mobileNumberField,
+	outputModeFields,
 	readExtraBody,
-	simplifyField,
+	shapedOutput,
 	statusCallbackUrlField,
 } from '../common.descriptions';
 import { completionOptionsField, waitForCompletionField } from '../completion/fields';
@@ -127,7 +128,7 @@ const properties: INodeProperties[] = [
 			),
 		],
 	},
-	simplifyField,
+	...outputModeFields,
 ];
 
 const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['start'] } };
@@ -157,7 +158,7 @@ export async function execute(
 		body.customer_name = requireText(ctx, 'Customer Name', fields.customerName);
 	if (fields.customerEmail)
 		body.customer_email = assertEmail(ctx, fields.customerEmail, 'Customer Email');
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 
 	const response = await apiRequest.call(this, {
 		...policy,

@@ -14,6 +14,7 @@ import {
 	planPolling,
 	pollUntil,
 } from '../../helpers/polling';
+import { shapedOutput } from '../common.descriptions';
 
 /**
  * "Wait for a final status" for status operations (journey status, ITR analysis status): the fields and
@@ -94,7 +95,7 @@ export async function statusOutput(
 	fetchStatus: () => Promise<IDataObject>,
 	summarize: (raw: IDataObject) => StatusSummary,
 ): Promise<INodeExecutionData[]> {
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 	const output = (raw: IDataObject, extra?: IDataObject): INodeExecutionData[] => {
 		const json = simplify ? summarize(raw) : raw;
 		return [{ json: extra ? { ...json, ...extra } : json }];

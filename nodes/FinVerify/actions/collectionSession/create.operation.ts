@@ -17,7 +17,7 @@ import {
 } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { simplifyField, statusCallbackUrlField } from '../common.descriptions';
+import { outputModeFields, shapedOutput, statusCallbackUrlField } from '../common.descriptions';
 import { completionOptionsField, waitForCompletionField } from '../completion/fields';
 import type { CompletionSupport } from '../completion/putToWait';
 import { readWaitMode, resumeUrl } from '../completion/putToWait';
@@ -115,7 +115,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	simplifyField,
+	...outputModeFields,
 ];
 
 const displayOptions = { show: { resource: ['collectionSession'], operation: ['create'] } };
@@ -157,7 +157,7 @@ export async function execute(
 		body.recipient_name = requireText(ctx, 'Recipient Name', fields.recipientName);
 	if (fields.requesterName)
 		body.requester_name = requireText(ctx, 'Requester Name', fields.requesterName);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 
 	const response = await apiRequest.call(this, {
 		...policy,

@@ -6,11 +6,16 @@ import { downloadReportFile } from '../../helpers/reportFiles';
 import { assertBinaryPropertyName, assertCin } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { binaryPropertyField, companyLocatorField, simplifyField } from '../common.descriptions';
+import {
+	binaryPropertyField,
+	companyLocatorField,
+	outputModeFields,
+	shapedOutput,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	companyLocatorField,
-	simplifyField,
+	...outputModeFields,
 	{
 		displayName: 'Download Report PDF',
 		name: 'downloadReportPdf',
@@ -40,7 +45,7 @@ export async function execute(
 		this.getNodeParameter('company', itemIndex, '', { extractValue: true }),
 		'Company (CIN)',
 	);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 	const download = this.getNodeParameter('downloadReportPdf', itemIndex, false) as boolean;
 	const binaryProperty = download
 		? assertBinaryPropertyName(ctx, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'))

@@ -5,7 +5,7 @@ import { normalizeEntity } from '../../helpers/normalize/company';
 import { assertPan } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { panField, simplifyField } from '../common.descriptions';
+import { outputModeFields, panField, shapedOutput } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 		description:
 			'PAN of the company, LLP, trust or firm: 5 letters, 4 digits, 1 letter. Lowercase is accepted and uppercased.',
 	},
-	simplifyField,
+	...outputModeFields,
 ];
 
 const displayOptions = { show: { resource: ['company'], operation: ['getEntityByPan'] } };
@@ -27,7 +27,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 
 	const response = await apiRequest.call(this, {
 		...policy,

@@ -5,9 +5,9 @@ import { normalizeLlp } from '../../helpers/normalize/company';
 import { assertLlpin } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { llpLocatorField, simplifyField } from '../common.descriptions';
+import { llpLocatorField, outputModeFields, shapedOutput } from '../common.descriptions';
 
-const properties: INodeProperties[] = [llpLocatorField, simplifyField];
+const properties: INodeProperties[] = [llpLocatorField, ...outputModeFields];
 
 const displayOptions = { show: { resource: ['company'], operation: ['getLlpByLlpin'] } };
 
@@ -24,7 +24,7 @@ export async function execute(
 		this.getNodeParameter('llp', itemIndex, '', { extractValue: true }),
 		'LLP (LLPIN)',
 	);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 
 	const response = await apiRequest.call(this, {
 		...policy,

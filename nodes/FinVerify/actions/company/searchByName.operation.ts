@@ -12,7 +12,7 @@ import { requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { apiErrorCode } from '../../transport/errors';
-import { companyNameField, simplifyField } from '../common.descriptions';
+import { companyNameField, outputModeFields, shapedOutput } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	companyNameField,
@@ -44,7 +44,7 @@ const properties: INodeProperties[] = [
 		description: 'Max number of results to return',
 		displayOptions: { show: { returnAll: [false] } },
 	},
-	simplifyField,
+	...outputModeFields,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -92,7 +92,7 @@ export async function execute(
 	const limit = returnAll
 		? Infinity
 		: Math.max(1, Number(this.getNodeParameter('limit', itemIndex, 50)) || 50);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	let response: IDataObject;

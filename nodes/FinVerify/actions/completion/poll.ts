@@ -3,6 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { planPolling, pollUntil } from '../../helpers/polling';
 import type { StatusSummary } from '../bankStatementJourney/wait';
+import { shapedOutput } from '../common.descriptions';
 
 /**
  * Wait for Completion "By Polling" after a start operation: status requests no faster than every 5
@@ -18,7 +19,7 @@ export async function pollAfterStart(
 	fetchStatus: () => Promise<IDataObject>,
 	summarize: (raw: IDataObject) => StatusSummary,
 ): Promise<IDataObject> {
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
 	const plan = planPolling(options.pollInterval, options.timeLimit);
 	const outcome = await pollUntil(

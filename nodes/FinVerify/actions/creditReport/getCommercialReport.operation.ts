@@ -19,9 +19,10 @@ import {
 	binaryPropertyField,
 	businessNameField,
 	consentField,
+	outputModeFields,
 	panField,
 	readConsent,
-	simplifyField,
+	shapedOutput,
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -33,7 +34,7 @@ const properties: INodeProperties[] = [
 	},
 	consentField,
 	{
-		displayName: 'Output',
+		displayName: 'Report As',
 		name: 'output',
 		type: 'options',
 		default: 'htmlFile',
@@ -55,7 +56,7 @@ const properties: INodeProperties[] = [
 		...binaryPropertyField,
 		displayOptions: { show: { output: ['htmlFile'] } },
 	},
-	simplifyField,
+	...outputModeFields,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -105,7 +106,7 @@ export async function execute(
 	const binaryProperty = asFile
 		? assertBinaryPropertyName(ctx, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'))
 		: '';
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const response = await apiRequest.call(this, {

@@ -30,10 +30,12 @@ import {
 	fullNameField,
 	genderField,
 	mobileNumberField,
+	outputModeFields,
 	panField,
 	readConsent,
 	readGender,
-	simplifyField,
+	shapedOutput,
+	shapedOutputOnly,
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -43,7 +45,7 @@ const properties: INodeProperties[] = [
 	genderField,
 	bureausField,
 	consentField,
-	simplifyField,
+	...outputModeFields,
 	{
 		displayName: 'Download Report PDFs',
 		name: 'downloadReportPdf',
@@ -70,7 +72,7 @@ const properties: INodeProperties[] = [
 				name: 'includeFullReports',
 				type: 'boolean',
 				default: false,
-				displayOptions: { show: { '/simplify': [true] } },
+				displayOptions: shapedOutputOnly,
 				description:
 					"Whether to add each bureau's complete report object (accounts, enquiries, payment history) to the simplified output, in a report field, with a reportLayout field naming its layout (reference, or the bureau's own)",
 			},
@@ -145,7 +147,7 @@ export async function execute(
 	const gender = readGender(ctx, this.getNodeParameter('gender', itemIndex, ''));
 	const bureaus = assertBureaus(ctx, this.getNodeParameter('bureaus', itemIndex, []));
 	const consent = readConsent(ctx, this.getNodeParameter('consent', itemIndex, false));
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 	const download = this.getNodeParameter('downloadReportPdf', itemIndex, false) as boolean;
 	const binaryProperty = download
 		? assertBinaryPropertyName(

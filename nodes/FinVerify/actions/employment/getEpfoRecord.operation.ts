@@ -10,7 +10,12 @@ import { normalizeEpfo } from '../../helpers/normalize/employment';
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { mobileNumberField, simplifyField } from '../common.descriptions';
+import {
+	mobileNumberField,
+	outputModeFields,
+	shapedOutput,
+	shapedOutputOnly,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -18,14 +23,14 @@ const properties: INodeProperties[] = [
 		description:
 			"The member's 10-digit Indian mobile number, as registered with EPFO. Forms like +91 98765 43210 are accepted and normalised.",
 	},
-	simplifyField,
+	...outputModeFields,
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: { show: { simplify: [true] } },
+		displayOptions: shapedOutputOnly,
 		options: [
 			{
 				displayName: 'Include Passbook',
@@ -50,7 +55,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const response = await apiRequest.call(this, {

@@ -13,8 +13,10 @@ import { apiRequest } from '../../transport';
 import {
 	consentField,
 	mobileNumberField,
+	outputModeFields,
 	readConsent,
-	simplifyField,
+	shapedOutput,
+	shapedOutputOnly,
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -28,7 +30,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether the person has consented to a credit bureau check: this operation also pulls a credit report. Nothing is sent unless this is Yes (true).',
 	},
-	simplifyField,
+	...outputModeFields,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -49,7 +51,7 @@ const properties: INodeProperties[] = [
 				name: 'includeCreditAccounts',
 				type: 'boolean',
 				default: true,
-				displayOptions: { show: { '/simplify': [true] } },
+				displayOptions: shapedOutputOnly,
 				description:
 					'Whether to list the individual credit accounts (credit.accounts) in the simplified output',
 			},
@@ -74,7 +76,7 @@ export async function execute(
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
 	// the service takes no consent field here, but the answer includes a credit report: consent first
 	readConsent(ctx, this.getNodeParameter('consent', itemIndex, false));
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const response = await apiRequest.call(this, {

@@ -9,7 +9,7 @@ import {
 	waitForFinalStatusField,
 	waitOptionsField,
 } from '../bankStatementJourney/wait';
-import { jobIdField, simplifyField } from '../common.descriptions';
+import { jobIdField, outputModeFields } from '../common.descriptions';
 import { readJobId } from './shared';
 
 const properties: INodeProperties[] = [
@@ -19,7 +19,7 @@ const properties: INodeProperties[] = [
 		'Whether to keep polling (no faster than every 5 seconds) until the job is completed or failed',
 	),
 	waitOptionsField,
-	simplifyField,
+	...outputModeFields,
 ];
 
 const displayOptions = {

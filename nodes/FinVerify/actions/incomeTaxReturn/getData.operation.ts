@@ -19,12 +19,18 @@ import type { ItrData, ItrFiling } from '../../helpers/normalize/incomeTax';
 import { normalizeItrData, splitFilings } from '../../helpers/normalize/incomeTax';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { downloadFields, jobIdField, simplifyField } from '../common.descriptions';
+import {
+	downloadFields,
+	jobIdField,
+	outputModeFields,
+	shapedOutput,
+	shapedOutputOnly,
+} from '../common.descriptions';
 import { readJobId } from './shared';
 
 const properties: INodeProperties[] = [
 	{ ...jobIdField, description: 'ID of a completed ITR analysis job, returned by Start Analysis' },
-	simplifyField,
+	...outputModeFields,
 	...downloadFields(
 		'Download Filed Returns',
 		'Whether to download the document of each filed return (its download_link) as binary data',
@@ -36,7 +42,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: { show: { simplify: [true] } },
+		displayOptions: shapedOutputOnly,
 		options: [
 			{
 				displayName: 'Split Into One Item per Filing',
@@ -84,7 +90,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const jobId = readJobId(ctx, this.getNodeParameter('jobId', itemIndex, ''));
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 	const binaryProperty = downloadProperty.call(this, itemIndex);
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
 

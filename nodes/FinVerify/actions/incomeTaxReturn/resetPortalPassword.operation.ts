@@ -5,7 +5,7 @@ import { normalizePasswordReset } from '../../helpers/normalize/incomeTax';
 import { redactDeep } from '../../transport/errors';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { simplifyField } from '../common.descriptions';
+import { outputModeFields, shapedOutput } from '../common.descriptions';
 import {
 	portalClientIdField,
 	readPassword,
@@ -26,7 +26,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The new portal password. It is held pending until the OTP sent to the taxpayer is confirmed with "Confirm Password Reset with OTP". Never shown in the output or in errors.',
 	},
-	simplifyField,
+	...outputModeFields,
 ];
 
 const displayOptions = {
@@ -47,7 +47,7 @@ export async function execute(
 		this.getNodeParameter('newPassword', itemIndex, ''),
 		'New Password',
 	);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 
 	const response = await withPasswordRedacted(
 		this.getNode(),

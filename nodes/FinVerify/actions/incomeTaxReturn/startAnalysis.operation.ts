@@ -11,7 +11,13 @@ import { assertPan } from '../../helpers/validation';
 import { redactDeep } from '../../transport/errors';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { extraBodyField, panField, readExtraBody, simplifyField } from '../common.descriptions';
+import {
+	extraBodyField,
+	outputModeFields,
+	panField,
+	readExtraBody,
+	shapedOutput,
+} from '../common.descriptions';
 import { completionOptionsField, waitForCompletionField } from '../completion/fields';
 import { pollAfterStart } from '../completion/poll';
 import { readWaitMode } from '../completion/putToWait';
@@ -54,7 +60,7 @@ const properties: INodeProperties[] = [
 		'Whether to output the started job at once or poll until it is completed or failed',
 	),
 	completionOptionsField({ fetchResults: false }),
-	simplifyField,
+	...outputModeFields,
 ];
 
 const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['startAnalysis'] } };
@@ -76,7 +82,7 @@ export async function execute(
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraBody(ctx, fields.extraBody);
 	const years = readAssessmentYears(ctx, fields.assessmentYears);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = shapedOutput(this, itemIndex);
 
 	const body: IDataObject = { ...extra, pan, password };
 	if (years.length) body.assessment_years = years;

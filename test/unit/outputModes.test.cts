@@ -1,0 +1,65 @@
+/**
+ * The output choice in the editor, checked with n8n's own parameter resolution (NodeHelpers): version 1
+ * keeps Simplify, version 2 has Output (Simplified by default); options that shape the output hide for
+ * the raw answer in both versions; every operation that returns records offers the choice.
+ */
+import type { INode, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
+import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
+
+const description = new FinVerify().description;
+
+function resolved(typeVersion: number, parameters: INodeParameters) {
+	const node = {
+		name: 'FinVerify',
+		type: 'n8n-nodes-finverify.finVerify',
+		typeVersion,
+		position: [0, 0],
+		parameters,
+	} as INode;
+	return NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, {
+		...description,
+		version: typeVersion,
+	}) as INodeParameters;
+}
+
+const multiBureau = { resource: 'creditReport', operation: 'getMultiBureauReport' };
+
+test('version 2 is the default; version 1 stays available', () => {
+	expect(description.version).toEqual([1, 2]);
+	expect(description.defaultVersion).toBe(2);
+});
+
+test('version 1: Simplify (on), no Output', () => {
+	const p = resolved(1, multiBureau);
+	expect(p.simplify).toBe(true);
+	expect(p).not.toHaveProperty('outputMode');
+});
+
+test('version 2: Output, Simplified by default, no Simplify', () => {
+	const p = resolved(2, multiBureau);
+	expect(p.outputMode).toBe('simplified');
+	expect(p).not.toHaveProperty('simplify');
+});
+
+test.each([
+	[1, { simplify: true }, true],
+	[1, { simplify: false }, false],
+	[2, { outputMode: 'simplified' }, true],
+	[2, { outputMode: 'normalized' }, true],
+	[2, { outputMode: 'raw' }, false],
+])('version %s with %j: output options shown = %s', (version, choice, shown) => {
+	const p = resolved(version, { ...multiBureau, ...choice, options: { includeFullReports: true } });
+	const options = (p.options ?? {}) as INodeParameters;
+	expect('includeFullReports' in options).toBe(shown);
+});
+
+test('Simplified keeps at most 10 fields and drops the response shape', () => {
+	const json = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, i]));
+	expect(simplifyOutput('company.getByCin', { shape: 'sample', ...json })).not.toHaveProperty(
+		'shape',
+	);
+	expect(Object.keys(simplifyOutput('company.getByCin', { cin: 'X', ...json }))).toHaveLength(10);
+});

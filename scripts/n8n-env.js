@@ -136,7 +136,16 @@ function n8nEnv({
 		N8N_DISABLED_MODULES: 'mcp-registry',
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-		N8N_RUNNERS_MODE: 'internal',
+		// Task runners, set explicitly (n8n 2.41 warns about every default here that will change):
+		// external mode, because internal mode is deprecated and always tries a Python runner too ("Python 3 is
+		// missing"). scripts/n8n-run.js starts the JavaScript runner next to `n8n start` / `n8n worker` with this
+		// per-instance token; Python is not used by anything here.
+		N8N_RUNNERS_MODE: 'external',
+		N8N_RUNNERS_AUTH_TOKEN: crypto.randomBytes(24).toString('hex'),
+		N8N_RUNNERS_TASK_TIMEOUT: '300', // today's default (5 min), before it drops to 60 s
+		// The Compression node's limits at their announced future defaults (this package does not use the node).
+		N8N_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES: String(256 * 1024 * 1024),
+		N8N_COMPRESSION_NODE_MAX_ZIP_ENTRIES: '1000',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		N8N_LOG_LEVEL: 'info',
@@ -154,6 +163,17 @@ function n8nEnv({
 		});
 	}
 	return Object.assign(env, extra);
+}
+
+/** The wrapper that runs the n8n CLI and, for `start` and `worker`, n8n's JavaScript task runner (external mode). */
+const N8N_RUN = path.join(__dirname, 'n8n-run.js');
+
+/**
+ * Arguments for `runtime.node` to run `n8n <args…>` through scripts/n8n-run.js:
+ * spawn(runtime.node, n8nArgs(runtime, 'start'), …). Stopping its process group stops n8n and the runner.
+ */
+function n8nArgs(runtime, ...args) {
+	return [N8N_RUN, runtime.n8nBin, ...args];
 }
 
 /** bcrypt hash of the owner's password, made with the bcryptjs that n8n itself uses (inside the runtime). */
@@ -210,9 +230,12 @@ function installPackage(userFolder, { packageRoot = REPO_ROOT } = {}) {
 // CLI
 
 /** Run one n8n CLI command with the runtime's Node 24. Rejects with stdout/stderr in the message. */
+/** n8n CLI commands still running (runN8n), so a shutdown can stop them too: stopCliCommands(). */
+const cliCommands = new Set();
+
 function runN8n(runtime, env, args, { timeoutMs = 180000 } = {}) {
 	return new Promise((resolve, reject) => {
-		execFile(
+		const child = execFile(
 			runtime.node,
 			[runtime.n8nBin, ...args],
 			{ env, maxBuffer: 64 << 20, timeout: timeoutMs },
@@ -226,7 +249,25 @@ function runN8n(runtime, env, args, { timeoutMs = 180000 } = {}) {
 				resolve({ stdout, stderr });
 			},
 		);
+		cliCommands.add(child);
+		child.on('exit', () => cliCommands.delete(child));
 	});
+}
+
+/** Synchronous last resort (process 'exit' handler): SIGKILL every running n8n CLI command. */
+function killCliCommandsNow() {
+	for (const c of cliCommands) c.kill('SIGKILL');
+}
+
+/** SIGTERM every running n8n CLI command, SIGKILL what is left after graceMs; resolves when all are gone. */
+async function stopCliCommands({ graceMs = 5000 } = {}) {
+	const running = [...cliCommands].filter((c) => c.exitCode === null && c.signalCode === null);
+	const gone = running.map((c) => new Promise((r) => c.once('exit', r)));
+	for (const c of running) c.kill('SIGTERM');
+	const timer = setTimeout(() => running.forEach((c) => c.kill('SIGKILL')), graceMs);
+	await Promise.all(gone);
+	clearTimeout(timer);
+	return running.length;
 }
 
 function tmpFile(userFolder, name, data) {
@@ -591,11 +632,14 @@ module.exports = {
 	SANDBOX_CREDENTIAL,
 	sandboxCredentialData,
 	n8nEnv,
+	n8nArgs,
 	bcryptHash,
 	ownerWithHash,
 	nodesFolder,
 	installPackage,
 	runN8n,
+	stopCliCommands,
+	killCliCommandsNow,
 	importCredential,
 	stableId,
 	prepareWorkflow,

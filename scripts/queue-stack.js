@@ -465,7 +465,7 @@ async function startQueueProcess(
 	{ name, role, port, brokerPort, logFile, args = [], timeoutMs = 240000 },
 ) {
 	const child = await launchOne(env, () =>
-		lib.spawnGroup(runtime.node, [runtime.n8nBin, ...COMMANDS[role], ...args], {
+		lib.spawnGroup(runtime.node, lib.n8nArgs(runtime, ...COMMANDS[role], ...args), {
 			cwd: env.N8N_USER_FOLDER,
 			env: processEnv(env, { name, role, port, brokerPort }),
 			logFile,

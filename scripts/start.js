@@ -67,9 +67,12 @@ async function shutdown(code, why) {
 	const running = children.filter((c) => lib.groupAlive(c.child.pid));
 	if (running.length)
 		say(`stopping ${running.map((c) => `${c.name} (pid ${c.child.pid})`).join(', ')} …`);
-	const results = await Promise.all(
-		running.map(async (c) => [c.name, await lib.stopGroup(c.child, { graceMs: 15000 })]),
-	);
+	const [results] = await Promise.all([
+		Promise.all(
+			running.map(async (c) => [c.name, await lib.stopGroup(c.child, { graceMs: 15000 })]),
+		),
+		lib.stopCliCommands(), // an n8n import still running
+	]);
 	const left = results.filter(([, ok]) => !ok).map(([n]) => n);
 	if (left.length) say(`WARNING: still running after SIGKILL: ${left.join(', ')}`);
 	else if (running.length) say('everything stopped; nothing left running.');
@@ -83,7 +86,11 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 		shutdown(sig === 'SIGINT' ? 130 : 143, `${sig} received`);
 	});
 }
-process.on('exit', () => children.forEach((c) => lib.killGroupNow(c.child))); // last resort, e.g. after a crash
+process.on('exit', () => {
+	// last resort, e.g. after a crash, or a CLI command started while the shutdown was under way
+	children.forEach((c) => lib.killGroupNow(c.child));
+	lib.killCliCommandsNow();
+});
 
 function track(name, child) {
 	children.push({ name, child });
@@ -246,7 +253,7 @@ async function importData(runtime, env) {
 }
 
 async function startN8n(runtime, env) {
-	const child = lib.spawnGroup(runtime.node, [runtime.n8nBin, 'start'], {
+	const child = lib.spawnGroup(runtime.node, lib.n8nArgs(runtime, 'start'), {
 		cwd: USER_FOLDER,
 		env,
 		logFile: logPath('n8n'),
@@ -330,4 +337,9 @@ async function main() {
 	if (EXIT_WHEN_READY) await shutdown(0, '--exit-when-ready: stopping again');
 }
 
-main().catch((e) => fail(e && e.stack ? e.stack : String(e)));
+main().catch((e) => {
+	// Ctrl-C while a step was still running (an n8n CLI import, the login check, an install): that step fails
+	// because its process or server was just stopped. Not an error: the shutdown already says what it does.
+	if (shuttingDown) return;
+	fail(e && e.stack ? e.stack : String(e));
+});

@@ -1,17 +1,21 @@
 /**
  * `npm start`, the main job, as a user runs it: scripts/start.js on free ports with a fresh n8n user folder.
  * --exit-when-ready makes it start everything, verify, print the summary and stop again, so the test also
- * proves that stopping leaves nothing listening.
+ * proves that stopping leaves nothing listening. Its log is clean: no n8n deprecation warning, no Python
+ * task-runner error, no stack trace. Ctrl-C right after n8n is ready stops everything without a trace.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { ensureBuilt, freePort, NODE_TYPES, OWNER, REPO } from './helpers/stack.cjs';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS script without types
-const lib = require('../../scripts/n8n-env.js') as { portInUse(port: number): Promise<boolean> };
+const lib = require('../../scripts/n8n-env.js') as {
+	portInUse(port: number): Promise<boolean>;
+	groupAlive(pgid: number): boolean;
+};
 
 jest.setTimeout(300_000);
 
@@ -24,10 +28,28 @@ async function ports(n: number) {
 	return out;
 }
 
-test('npm start reaches a ready editor with the package, credential and examples, then stops cleanly', async () => {
-	ensureBuilt();
-	const [n8nPort, brokerPort, sandboxPort] = await ports(3);
-	const userFolder = mkdtempSync(path.join(tmpdir(), 'finverify-start-'));
+/**
+ * The items of n8n's deprecation warning ("There are deprecations related to your n8n setup: - VAR -> …").
+ * "Running n8n outside a container" is left out: n8n says it on every machine that is not a container, whatever
+ * the configuration (this machine is one; a CI runner or a laptop is not).
+ */
+function deprecations(log: string): string[] {
+	const items: string[] = [];
+	let inside = false;
+	for (const line of log.split('\n')) {
+		if (/There (are deprecations|is a deprecation) related to your n8n setup/.test(line))
+			inside = true;
+		else if (inside && /^\s*(\[n8n\]\s*)?- /.test(line)) items.push(line.replace(/^.*?- /, ''));
+		else inside = false;
+	}
+	return items.filter((d) => !d.startsWith('Running n8n outside a container'));
+}
+
+/** Lines of a JavaScript stack trace ("    at fn (file.js:1:2)") or an unhandled error. */
+const stackLines = (text: string) =>
+	text.split('\n').filter((l) => /^\s*(\[n8n\]\s*)?at .+:\d+:\d+\)?$|Unhandled|uncaught/i.test(l));
+
+function startEnv(n8nPort: number, brokerPort: number, sandboxPort: number, userFolder: string) {
 	const env: NodeJS.ProcessEnv = {
 		...process.env,
 		N8N_PORT: String(n8nPort),
@@ -38,6 +60,14 @@ test('npm start reaches a ready editor with the package, credential and examples
 	};
 	delete env.NODE_ENV; // as a user's shell: jest sets NODE_ENV=test
 	delete env.JEST_WORKER_ID;
+	return env;
+}
+
+test('npm start reaches a ready editor with the package, credential and examples, then stops cleanly', async () => {
+	ensureBuilt();
+	const [n8nPort, brokerPort, sandboxPort] = await ports(3);
+	const userFolder = mkdtempSync(path.join(tmpdir(), 'finverify-start-'));
+	const env = startEnv(n8nPort, brokerPort, sandboxPort, userFolder);
 
 	try {
 		const child = spawn(
@@ -69,8 +99,68 @@ test('npm start reaches a ready editor with the package, credential and examples
 
 		// stopped again: nothing of it is left listening
 		expect(await lib.portInUse(n8nPort)).toBe(false);
+		expect(await lib.portInUse(brokerPort)).toBe(false);
 		expect(await lib.portInUse(sandboxPort)).toBe(false);
+
+		// a clean log: n8n's own (logs/n8n.log, the console shows it without --quiet) and start.js's
+		const n8nLog = readFileSync(path.join(userFolder, 'logs', 'n8n.log'), 'utf8');
+		expect(n8nLog).toContain('Editor is now accessible via');
+		expect(deprecations(n8nLog)).toEqual([]);
+		expect(n8nLog).not.toMatch(/python/i);
+		expect(stackLines(n8nLog + output)).toEqual([]);
+		// the Code node's JavaScript runner is there (external mode, started by scripts/n8n-run.js)
+		expect(n8nLog).toMatch(/Registered runner "JS Task Runner"/);
 	} finally {
 		rmSync(userFolder, { recursive: true, force: true });
 	}
 });
+
+test.each([
+	['while the n8n CLI imports the credential', /import: credential/],
+	['right after n8n is ready', /n8n: ready/],
+])(
+	'Ctrl-C %s stops everything cleanly: no stack trace, nothing left running',
+	async (_when, moment) => {
+		ensureBuilt();
+		const [n8nPort, brokerPort, sandboxPort] = await ports(3);
+		const userFolder = mkdtempSync(path.join(tmpdir(), 'finverify-start-int-'));
+		try {
+			// its own process group, like a terminal's foreground job: Ctrl-C sends SIGINT to the whole group
+			const child = spawn(process.execPath, [path.join(REPO, 'scripts/start.js'), '--quiet'], {
+				cwd: REPO,
+				env: startEnv(n8nPort, brokerPort, sandboxPort, userFolder),
+				stdio: ['ignore', 'pipe', 'pipe'],
+				detached: true,
+			});
+			let output = '';
+			let interrupted = false;
+			const onData = (chunk: Buffer) => {
+				output += chunk;
+				if (!interrupted && moment.test(output)) {
+					interrupted = true;
+					process.kill(-child.pid!, 'SIGINT');
+				}
+			};
+			child.stdout.on('data', onData);
+			child.stderr.on('data', onData);
+			const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+
+			expect({ interrupted, code }).toEqual({ interrupted: true, code: 130 });
+			expect(output).toContain('SIGINT received');
+			expect(output).toContain('everything stopped; nothing left running.');
+			expect(output).not.toContain('ERROR');
+			expect(stackLines(output)).toEqual([]);
+			const n8nLog = path.join(userFolder, 'logs', 'n8n.log');
+			expect(stackLines(existsSync(n8nLog) ? readFileSync(n8nLog, 'utf8') : '')).toEqual([]);
+			// every process group it started (sandbox; n8n with its task runner) is gone, nothing listens
+			const pids = [...output.matchAll(/\(pid (\d+)\)/g)].map((m) => Number(m[1]));
+			expect(pids.length).toBeGreaterThanOrEqual(1);
+			expect(pids.filter((pid) => lib.groupAlive(pid))).toEqual([]);
+			expect(lib.groupAlive(child.pid!)).toBe(false);
+			for (const port of [n8nPort, brokerPort, sandboxPort])
+				expect({ port, inUse: await lib.portInUse(port) }).toEqual({ port, inUse: false });
+		} finally {
+			rmSync(userFolder, { recursive: true, force: true });
+		}
+	},
+);

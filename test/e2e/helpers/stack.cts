@@ -307,7 +307,7 @@ export class N8nStack {
 	/** `n8n start`, wait until the REST API answers, log in as the owner (managed by env). */
 	async start(): Promise<void> {
 		const t0 = Date.now();
-		this.n8n = lib.spawnGroup(this.runtime.node, [this.runtime.n8nBin, 'start'], {
+		this.n8n = lib.spawnGroup(this.runtime.node, lib.n8nArgs(this.runtime, 'start'), {
 			cwd: this.userFolder,
 			env: this.env,
 			logFile: this.logFile(),

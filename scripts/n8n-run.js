@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `node scripts/n8n-run.js <path to n8n/bin/n8n> <command> [args…]`: runs the n8n CLI, and for `start` and
+ * `worker` in external task-runner mode also n8n's JavaScript task runner next to it (what n8n's task runner
+ * launcher does in a container set-up).
+ *
+ * Why: n8n 2.41 deprecates its internal runner mode (a warning on every start) and, in internal mode, always
+ * tries to start a Python runner as well ("Python 3 is missing" on machines without it). In external mode n8n
+ * starts neither; this wrapper starts the JavaScript runner only (the Code node's JavaScript works, Python is
+ * not offered), and restarts it when it exits. Environment as set by scripts/n8n-env.js: N8N_RUNNERS_MODE=external,
+ * N8N_RUNNERS_AUTH_TOKEN, N8N_RUNNERS_BROKER_PORT.
+ *
+ * Signals: SIGINT/SIGTERM/SIGHUP are passed on to n8n and the runner; the wrapper exits with n8n's exit code once
+ * both are gone. Plain CommonJS, run with the runtime's Node 24 (the same binary n8n runs on).
+ */
+const { spawn } = require('node:child_process');
+const http = require('node:http');
+const path = require('node:path');
+
+const [n8nBin, ...args] = process.argv.slice(2);
+if (!n8nBin) {
+	console.error('usage: node scripts/n8n-run.js <n8n/bin/n8n> <command> [args…]');
+	process.exit(2);
+}
+const env = process.env;
+const withRunner =
+	['start', 'worker'].includes(args[0]) &&
+	env.N8N_RUNNERS_MODE === 'external' &&
+	Boolean(env.N8N_RUNNERS_AUTH_TOKEN);
+
+let stopping = false;
+let runner = null;
+const n8n = spawn(process.execPath, [n8nBin, ...args], { stdio: 'inherit', env });
+
+function forward(signal) {
+	stopping = true;
+	for (const child of [n8n, runner]) {
+		if (child && child.exitCode === null && child.signalCode === null) {
+			try {
+				child.kill(signal);
+			} catch {
+				/* already gone */
+			}
+		}
+	}
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => forward(signal));
+
+n8n.on('exit', (code, signal) => {
+	stopping = true;
+	const done = () => process.exit(code ?? (signal ? 1 : 0));
+	if (runner && runner.exitCode === null && runner.signalCode === null) {
+		runner.once('exit', done);
+		runner.kill('SIGTERM');
+		setTimeout(() => {
+			try {
+				runner.kill('SIGKILL');
+			} catch {
+				/* gone */
+			}
+		}, 10000).unref();
+	} else done();
+});
+
+/** POST <broker>/runners/auth {token} -> a one-time grant token (the broker answers { data: { token } }). */
+function grantToken() {
+	const body = JSON.stringify({ token: env.N8N_RUNNERS_AUTH_TOKEN });
+	const base = (env.N8N_RUNNERS_PATH || '/runners').replace(/^\/?/, '/');
+	return new Promise((resolve, reject) => {
+		const req = http.request(
+			{
+				host: '127.0.0.1',
+				port: Number(env.N8N_RUNNERS_BROKER_PORT || 5679),
+				path: `${base}/auth`,
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+				timeout: 5000,
+			},
+			(res) => {
+				let text = '';
+				res.on('data', (c) => (text += c));
+				res.on('end', () => {
+					try {
+						const token = JSON.parse(text).data.token;
+						if (res.statusCode === 200 && token) return resolve(token);
+					} catch {
+						/* fall through */
+					}
+					reject(new Error(`task broker auth: HTTP ${res.statusCode}`));
+				});
+			},
+		);
+		req.on('timeout', () => req.destroy(new Error('task broker auth: timeout')));
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function runRunners() {
+	const start = require.resolve('@n8n/task-runner/start', {
+		paths: [path.resolve(n8nBin, '..', '..')],
+	});
+	let failures = 0;
+	while (!stopping) {
+		let token;
+		try {
+			token = await grantToken();
+		} catch {
+			await sleep(500); // the broker is not listening yet
+			continue;
+		}
+		if (stopping) return;
+		const started = Date.now();
+		runner = spawn(
+			process.execPath,
+			['--disallow-code-generation-from-strings', '--disable-proto=delete', start],
+			{
+				stdio: 'inherit',
+				env: {
+					PATH: env.PATH,
+					HOME: env.HOME,
+					GENERIC_TIMEZONE: env.GENERIC_TIMEZONE,
+					N8N_RUNNERS_GRANT_TOKEN: token,
+					N8N_RUNNERS_TASK_BROKER_URI: `http://127.0.0.1:${env.N8N_RUNNERS_BROKER_PORT || 5679}`,
+					N8N_RUNNERS_MAX_CONCURRENCY: env.N8N_RUNNERS_MAX_CONCURRENCY || '5',
+					N8N_RUNNERS_TASK_TIMEOUT: env.N8N_RUNNERS_TASK_TIMEOUT || '300',
+					...(env.N8N_RUNNERS_MAX_PAYLOAD
+						? { N8N_RUNNERS_MAX_PAYLOAD: env.N8N_RUNNERS_MAX_PAYLOAD }
+						: {}),
+				},
+			},
+		);
+		await new Promise((resolve) => runner.once('exit', resolve));
+		if (stopping) return;
+		// A runner that dies at once again and again (a broken install) is not restarted forever.
+		failures = Date.now() - started < 5000 ? failures + 1 : 0;
+		if (failures >= 5) {
+			console.error('[n8n-run] the JavaScript task runner keeps exiting; not restarting it again');
+			return;
+		}
+		await sleep(1000);
+	}
+}
+
+if (withRunner) runRunners().catch((e) => console.error(`[n8n-run] task runner: ${e.message}`));

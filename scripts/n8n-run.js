@@ -11,10 +11,11 @@
  * not offered), and restarts it when it exits. Environment as set by scripts/n8n-env.js: N8N_RUNNERS_MODE=external,
  * N8N_RUNNERS_AUTH_TOKEN, N8N_RUNNERS_BROKER_PORT.
  *
- * Signals: SIGINT/SIGTERM/SIGHUP are passed on to n8n and the runner; the wrapper exits with n8n's exit code once
- * both are gone. Plain CommonJS, run with the runtime's Node 24 (the same binary n8n runs on).
+ * Signals: a signal for the whole process group reaches n8n and the runner by itself; one for this process alone
+ * (it is not its group's leader) is passed on. The wrapper exits with n8n's exit code once both are gone. Plain CommonJS, run with the runtime's Node 24 (the same binary n8n runs on).
  */
 const { spawn } = require('node:child_process');
+const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 
@@ -33,8 +34,25 @@ let stopping = false;
 let runner = null;
 const n8n = spawn(process.execPath, [n8nBin, ...args], { stdio: 'inherit', env });
 
+/**
+ * Is this process the leader of its process group? Then a signal for it is a signal for the whole group (stopGroup
+ * in scripts/n8n-env.js, a terminal's Ctrl-C): n8n and the runner got it too. Passing it on as well would hand
+ * n8n a second SIGTERM, and n8n listens for the first one only (`process.once`): the second would kill it
+ * mid-shutdown. Linux: /proc/self/stat, fields after the command name: state, ppid, pgrp.
+ */
+function isGroupLeader() {
+	try {
+		const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+		return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === process.pid;
+	} catch {
+		return false;
+	}
+}
+const LEADER = isGroupLeader();
+
 function forward(signal) {
 	stopping = true;
+	if (LEADER) return;
 	for (const child of [n8n, runner]) {
 		if (child && child.exitCode === null && child.signalCode === null) {
 			try {

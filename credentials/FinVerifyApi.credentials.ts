@@ -18,7 +18,8 @@ export class FinVerifyApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/finverify.svg', dark: 'file:../icons/finverify.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-finverify/n8n-nodes-finverify#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-finverify/n8n-nodes-finverify/blob/main/docs/credentials.md';
 
 	properties: INodeProperties[] = [
 		{

@@ -20,6 +20,53 @@ import * as incomeTaxReturn from './actions/incomeTaxReturn';
 import { router } from './actions/router';
 import { listSearch } from './methods';
 
+/** The resources, alphabetical. */
+const RESOURCES = [
+	{
+		name: 'Bank Statement Journey',
+		value: 'bankStatementJourney',
+		description: 'Account-aggregator consent journey and bank statement analysis',
+	},
+	{
+		name: 'Collection Session',
+		value: 'collectionSession',
+		description: 'Hosted link that collects ITR or GST data from a recipient',
+	},
+	{
+		name: 'Company',
+		value: 'company',
+		description: 'Company registry: CIN, LLPIN, PAN and name search',
+	},
+	{
+		name: 'Credit Report',
+		value: 'creditReport',
+		description: 'Individual multi-bureau and business commercial reports',
+	},
+	{
+		name: 'Employment',
+		value: 'employment',
+		description: 'EPFO provident-fund employment records',
+	},
+	{
+		name: 'Income Tax Return',
+		value: 'incomeTaxReturn',
+		description: 'ITR analysis, data and taxpayer portal password reset',
+	},
+];
+
+/**
+ * One way to call any endpoint: this node's own request (value `apiRequest`, which saved workflows keep),
+ * listed last under the name n8n gives its automatic entry. n8n adds its own "Custom API Call" (which turns
+ * the node into an HTTP Request) only when the last option is not already called that, so the list shows
+ * one entry, and it keeps the credential's base address, retries and the refresh-token cookie.
+ */
+const CUSTOM_API_CALL = {
+	name: 'Custom API Call',
+	value: 'apiRequest',
+	description:
+		'Any endpoint of the service by path, with the credential, retries and cookie applied',
+};
+
 export class FinVerify implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'FinVerify',
@@ -29,7 +76,10 @@ export class FinVerify implements INodeType {
 		// 2: Output (Simplified / Normalized / Raw) in place of Simplify; version 1 keeps Simplify
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// the canvas shows the human names ("Company · Get by CIN"), not the internal values; kept equal to the
+		// resource and operation names by test/unit/editorText.test.cts
+		subtitle:
+			'={{ ({"bankStatementJourney.getAnalysis":"Bank Statement Journey · Get Analysis","bankStatementJourney.getStatementResult":"Bank Statement Journey · Get Statement Result","bankStatementJourney.getStatus":"Bank Statement Journey · Get Status","bankStatementJourney.start":"Bank Statement Journey · Start Journey","collectionSession.create":"Collection Session · Create","company.getByCin":"Company · Get by CIN","company.getEntityByPan":"Company · Get Entity by PAN","company.getLlpByLlpin":"Company · Get LLP by LLPIN","company.searchByName":"Company · Search by Name","creditReport.getCommercialReport":"Credit Report · Get Commercial Report","creditReport.getMultiBureauReport":"Credit Report · Get Multi-Bureau Report","employment.getEpfoRecord":"Employment · Get EPFO Record","employment.getEpfoRecordWithCredit":"Employment · Get EPFO Record with Credit Report","incomeTaxReturn.confirmPasswordReset":"Income Tax Return · Confirm Password Reset with OTP","incomeTaxReturn.getAnalysisStatus":"Income Tax Return · Get Analysis Status","incomeTaxReturn.getData":"Income Tax Return · Get Data","incomeTaxReturn.resetPortalPassword":"Income Tax Return · Reset Portal Password","incomeTaxReturn.startAnalysis":"Income Tax Return · Start Analysis","apiRequest.send":"Custom API Call · Send"})[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}',
 		description:
 			'Verify people and businesses in India: credit bureaus, company registry, EPFO, ITR, account-aggregator bank statements and hosted data collection',
 		defaults: { name: 'FinVerify' },
@@ -46,43 +96,7 @@ export class FinVerify implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{
-						name: 'API Request',
-						value: 'apiRequest',
-						description: 'Any endpoint of the service, with the credential applied',
-					},
-					{
-						name: 'Bank Statement Journey',
-						value: 'bankStatementJourney',
-						description: 'Account-aggregator consent journey and bank statement analysis',
-					},
-					{
-						name: 'Collection Session',
-						value: 'collectionSession',
-						description: 'Hosted link that collects ITR or GST data from a recipient',
-					},
-					{
-						name: 'Company',
-						value: 'company',
-						description: 'Company registry: CIN, LLPIN, PAN and name search',
-					},
-					{
-						name: 'Credit Report',
-						value: 'creditReport',
-						description: 'Individual multi-bureau and business commercial reports',
-					},
-					{
-						name: 'Employment',
-						value: 'employment',
-						description: 'EPFO provident-fund employment records',
-					},
-					{
-						name: 'Income Tax Return',
-						value: 'incomeTaxReturn',
-						description: 'ITR analysis, data and taxpayer portal password reset',
-					},
-				],
+				options: [...RESOURCES, CUSTOM_API_CALL],
 				default: 'company',
 			},
 			...creditReport.description,

@@ -109,8 +109,9 @@ export class FinVerifyTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"Events: " + ($parameter["events"] || []).join(", ")}}',
+		// n8n's nodes panel shows the trigger's description for the merged FinVerify entry, so it describes both
 		description:
-			'Starts the workflow when a bank statement journey or a collection session changes status',
+			'Verify people and businesses in India (credit, company registry, EPFO, ITR, bank statements); the trigger starts a workflow when a journey or collection session changes status',
 		defaults: { name: 'FinVerify Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -180,6 +181,8 @@ export class FinVerifyTrigger implements INodeType {
 				displayName: 'Statuses',
 				name: 'statuses',
 				type: 'multiOptions',
+				// required while shown: with Selected Statuses and none chosen, the editor marks the field
+				required: true,
 				options: [
 					{
 						name: 'Journey: Analysis Complete',

@@ -128,7 +128,7 @@ test('the FinVerify node shows its resources and operations', async () => {
 		const resources = await openDropdownItems();
 		expect(resources).toEqual(
 			expect.arrayContaining([
-				'API Request',
+				'Custom API Call',
 				'Bank Statement Journey',
 				'Collection Session',
 				'Company',

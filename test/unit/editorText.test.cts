@@ -9,6 +9,9 @@
  * asserts it changes nothing. Hints stay within the 120 characters n8n's own lint allows; operation names
  * carry no "(Preview)" or "(shape assumed)"; tooltips carry no raw markdown and no jargon.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
 import { FinVerifyApi } from '../../credentials/FinVerifyApi.credentials';
@@ -124,4 +127,77 @@ describe('text shown in the editor', () => {
 		);
 		expect(bad.map((t) => `${t.where} (${t.kind}): ${t.text}`)).toEqual([]);
 	});
+});
+
+describe('nodes panel, search and documentation links', () => {
+	const codex = (file: string) =>
+		JSON.parse(readFileSync(path.resolve(__dirname, '../../nodes', file), 'utf8')) as {
+			alias: string[];
+			resources: Record<string, Array<{ url: string }>>;
+		};
+	const action = codex('FinVerify/FinVerify.node.json');
+	const trigger = codex('FinVerifyTrigger/FinVerifyTrigger.node.json');
+
+	test.each([
+		'company',
+		'credit report',
+		'commercial',
+		'income tax',
+		'collection',
+		'GST',
+		'search by name',
+		'LLP',
+		'KYC',
+		'CIN',
+		'PAN',
+	])('node search finds FinVerify by "%s" (a codex alias)', (word) => {
+		expect(action.alias.map((a) => a.toLowerCase())).toContain(word.toLowerCase());
+	});
+
+	test('documentation links carry no #anchor (n8n appends its tracking parameters after the URL)', () => {
+		const urls = [
+			...Object.values(action.resources).flat(),
+			...Object.values(trigger.resources).flat(),
+		].map((r) => r.url);
+		urls.push(credential.documentationUrl);
+		expect(urls.length).toBeGreaterThanOrEqual(5);
+		for (const url of urls) expect(url).not.toContain('#');
+	});
+
+	test("the nodes panel's FinVerify entry (n8n shows the trigger's description there) says what the node does", () => {
+		expect(new FinVerifyTrigger().description.description).toMatch(/^Verify people and businesses/);
+	});
+
+	test('one way to call any endpoint: the last resource is "Custom API Call" (n8n then adds no second one)', () => {
+		const resource = new FinVerify().description.properties.find((p) => p.name === 'resource');
+		const options = (resource?.options ?? []) as INodePropertyOptions[];
+		expect(options[options.length - 1]).toMatchObject({
+			name: 'Custom API Call',
+			value: 'apiRequest',
+		});
+		expect(options.filter((o) => o.name === 'Custom API Call')).toHaveLength(1);
+		expect(options[0].value).not.toBe('apiRequest');
+		const others = options.slice(0, -1).map((o) => o.name);
+		expect(others).toEqual([...others].sort((a, b) => a.localeCompare(b)));
+	});
+});
+
+test('canvas subtitles: "Resource · Operation" in the names the dropdowns show, for every operation', () => {
+	const { properties, subtitle } = new FinVerify().description;
+	const map = JSON.parse(/\((\{.*\})\)/.exec(subtitle as string)?.[1] ?? '{}') as Record<
+		string,
+		string
+	>;
+	const expected: Record<string, string> = {};
+	const resource = properties.find((p) => p.name === 'resource');
+	for (const r of (resource?.options ?? []) as INodePropertyOptions[]) {
+		const operation = properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(r.value),
+		);
+		for (const o of (operation?.options ?? []) as INodePropertyOptions[])
+			expected[`${String(r.value)}.${String(o.value)}`] = `${r.name} · ${o.name}`;
+	}
+	expect(Object.keys(expected).length).toBeGreaterThanOrEqual(19);
+	expect(map).toEqual(expected);
+	expect(map['company.getByCin']).toBe('Company · Get by CIN');
 });

@@ -1,0 +1,104 @@
+/**
+ * Every FinVerify node of every shipped example passes n8n's own parameter check, the one the editor uses
+ * to paint a parameter red and the engine uses to refuse a manual run (n8n-workflow `NodeHelpers`): the
+ * parameters are resolved against the node's description (`getNodeParameters`) and checked
+ * (`getNodeParametersIssues`: required fields, pickers). The editor's parameter input adds one check of its
+ * own, "The value … is not supported!" for an option value the list does not offer; `unsupportedValues`
+ * reproduces it for every displayed options field.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type {
+	INode,
+	INodeParameters,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
+import { FinVerifyTrigger } from '../../nodes/FinVerifyTrigger/FinVerifyTrigger.node';
+
+const EXAMPLES = path.resolve(__dirname, '../../examples');
+const DESCRIPTIONS: Record<string, INodeTypeDescription> = {
+	'n8n-nodes-finverify.finVerify': new FinVerify().description,
+	'n8n-nodes-finverify.finVerifyTrigger': new FinVerifyTrigger().description,
+};
+
+/** What n8n reports for one node, as the editor does after loading the workflow. */
+export function parameterIssues(node: INode): Record<string, string[]> {
+	const description = DESCRIPTIONS[node.type];
+	const parameters = NodeHelpers.getNodeParameters(
+		description.properties,
+		node.parameters,
+		true,
+		false,
+		node,
+		description,
+	);
+	const issues = NodeHelpers.getNodeParametersIssues(
+		description.properties,
+		{ ...node, parameters: parameters ?? {} },
+		description,
+	);
+	return {
+		...((issues?.parameters ?? {}) as Record<string, string[]>),
+		...unsupportedValues(description, node, parameters ?? {}),
+	};
+}
+
+function unsupportedValues(
+	description: INodeTypeDescription,
+	node: INode,
+	parameters: INodeParameters,
+): Record<string, string[]> {
+	const found: Record<string, string[]> = {};
+	const check = (properties: INodeProperties[], values: INodeParameters, prefix: string) => {
+		for (const p of properties) {
+			if (!(p.name in values)) continue;
+			if (!NodeHelpers.displayParameter(values, p, node, description, parameters)) continue;
+			const value = values[p.name];
+			if (p.type === 'collection' && typeof value === 'object' && value !== null) {
+				check(p.options as INodeProperties[], value as INodeParameters, `${prefix}${p.name}.`);
+				continue;
+			}
+			if (p.type !== 'options' && p.type !== 'multiOptions') continue;
+			if (typeof value === 'string' && value.startsWith('=')) continue;
+			const offered = ((p.options ?? []) as INodePropertyOptions[]).map((o) => o.value);
+			for (const v of Array.isArray(value) ? value : [value])
+				if (!offered.includes(v as string))
+					(found[`${prefix}${p.name}`] ??= []).push(`The value "${String(v)}" is not supported!`);
+		}
+	};
+	check(description.properties, parameters, '');
+	return found;
+}
+
+const examples = readdirSync(EXAMPLES)
+	.filter((f) => f.endsWith('.json'))
+	.flatMap((file) => {
+		const workflow = JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as {
+			nodes: INode[];
+		};
+		return workflow.nodes
+			.filter((n) => n.type in DESCRIPTIONS)
+			.map((n) => [file, n.name, n] as const);
+	});
+
+test('the examples have FinVerify nodes to check', () => {
+	expect(examples.length).toBeGreaterThanOrEqual(10);
+});
+
+test.each(examples)('%s › %s: no parameter issue', (_file, _name, node) => {
+	expect(parameterIssues(node)).toEqual({});
+});
+
+test('the check catches a value the description does not offer', () => {
+	const [, , node] = examples.find(([file]) => file === 'bank-statement-journey-start.json') ?? [];
+	const broken = { ...(node as INode), parameters: { ...(node as INode).parameters } };
+	if (broken.parameters.operation === 'start') broken.parameters.consentType = 'loan_underwriting';
+	else broken.parameters.resource = 'noSuchResource';
+	expect(Object.keys(parameterIssues(broken)).length).toBeGreaterThan(0);
+});

@@ -63,7 +63,11 @@ export const RESPONSES: ResponseContract[] = [
 	{
 		operation: 'creditReport.getCommercialReport',
 		schemas: ['CommercialReport'],
-		normalize: (body) => ({ ...normalizeCommercialReport(body), html: commercialReportHtml(body) }),
+		// the JSON-only output (Report As: JSON Only) carries the HTML as reportHtml
+		normalize: (body) => ({
+			...normalizeCommercialReport(body),
+			reportHtml: commercialReportHtml(body),
+		}),
 	},
 	{
 		operation: 'company.getByCin',

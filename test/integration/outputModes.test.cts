@@ -108,3 +108,49 @@ describe.each(SHAPES)('output modes, %s shape', (shape) => {
 		}
 	});
 });
+
+/** Leaves of a record, `a.b[0].c` → value, for comparing what two records both carry. */
+function leaves(
+	value: unknown,
+	prefix = '',
+	out = new Map<string, unknown>(),
+): Map<string, unknown> {
+	if (Array.isArray(value)) value.forEach((v, i) => leaves(v, `${prefix}[${i}]`, out));
+	else if (typeof value === 'object' && value !== null)
+		for (const [k, v] of Object.entries(value)) leaves(v, prefix ? `${prefix}.${k}` : k, out);
+	else out.set(prefix, value);
+	return out;
+}
+
+describe('same facts in both shapes: the sandbox describes the same entity in each', () => {
+	const sample = withSandbox({ shape: 'sample' });
+	const reference = withSandbox({ shape: 'reference' });
+
+	test.each(CASES)(
+		'%s: equal Simplified output, equal Normalized facts where both carry them',
+		async (name) => {
+			const [resource, file] = name.split('/');
+			const wf = fixtures(resource)(file);
+			const simplified = await Promise.all(
+				[sample, reference].map(async (s) => stable((await s.run(atVersion(wf, 2))).json(NODE))),
+			);
+			expect(simplified[0]).toEqual(simplified[1]);
+
+			const [a, b] = await Promise.all(
+				[sample, reference].map(async (s) =>
+					stable((await s.run(atVersion(wf, 2, { outputMode: 'normalized' }))).json(NODE)),
+				),
+			);
+			const [la, lb] = [leaves(a), leaves(b)];
+			const differing = [...la.keys()].filter(
+				(k) =>
+					!k.endsWith('shape') &&
+					lb.has(k) &&
+					la.get(k) !== null &&
+					lb.get(k) !== null &&
+					la.get(k) !== lb.get(k),
+			);
+			expect(differing.map((k) => `${k}: ${String(la.get(k))} ≠ ${String(lb.get(k))}`)).toEqual([]);
+		},
+	);
+});

@@ -5,6 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { checkNodeOutput } from '../contract/outputSchemas.cjs';
 import { Engine, loadWorkflow, sandboxCredentials, startTestSandbox } from '../harness/index.cjs';
 import type { RunResult, SandboxControl, Shape, WorkflowJson } from '../harness/index.cjs';
 
@@ -20,6 +21,21 @@ export const NOTHING_SENT = 'Nothing was sent to the service';
 /** Loader of one resource's fixtures: `fixtures('company')('getByCin.notFound')`. */
 export const fixtures = (resource: string) => (name: string) =>
 	loadWorkflow(`integration/workflows/${resource}/${name}.workflow.json`);
+
+/**
+ * Every Simplified or Normalized output of a FinVerify node in these suites is checked against the schema
+ * the package ships for its operation and mode (no unknown properties): test/contract/outputSchemas.cts.
+ */
+function checkOutputs(workflow: WorkflowJson, result: RunResult) {
+	for (const node of workflow.nodes) {
+		const taskData = result.run.data.resultData.runData[node.name];
+		if (!taskData) continue;
+		for (const task of taskData) {
+			const items = (task.data?.main?.[0] ?? []).map((item) => item.json);
+			checkNodeOutput(node, items);
+		}
+	}
+}
 
 let sharedEngine: Promise<Engine> | undefined;
 
@@ -76,7 +92,9 @@ export function withSandbox(
 		run: async (workflow, credentialOverrides = {}) => {
 			const { engine: current, sandbox: target } = started();
 			current.setCredentials(sandboxCredentials(target.url, credentialOverrides));
-			return await current.run(workflow);
+			const result = await current.run(workflow);
+			checkOutputs(workflow, result);
+			return result;
 		},
 		sent: async (pathPart) => (await started().sandbox.control.requests(pathPart)).length,
 	};

@@ -1,0 +1,78 @@
+/**
+ * Writes the output schemas shipped in nodes/FinVerify/__schema__ (see outputSchemas.cts):
+ *
+ *   FINVERIFY_RECORD_OUTPUTS=/tmp/outputs.jsonl npx jest --selectProjects integration   # record
+ *   node --require tsx/cjs test/contract/generateSchemas.cts /tmp/outputs.jsonl          # write
+ *
+ * Samples per operation and mode: the OpenAPI examples of both shapes (every property filled) through
+ * the operation's normaliser, plus every output the integration suites recorded (split items, files,
+ * options). Review the diff before committing: a schema only widens when an output changed.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { IDataObject } from 'n8n-workflow';
+
+import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
+import { example } from './openapiExamples.cjs';
+import { inferSchema, schemaPath } from './outputSchemas.cjs';
+import type { Mode } from './outputSchemas.cjs';
+import { RESPONSES } from './responses.cjs';
+
+const samples = new Map<string, IDataObject[]>();
+const add = (operation: string, mode: Mode, items: IDataObject[]) => {
+	const key = `${operation}|${mode}`;
+	samples.set(key, [...(samples.get(key) ?? []), ...items]);
+};
+
+for (const contract of RESPONSES) {
+	for (const name of contract.schemas) {
+		const body = example({ $ref: `#/components/schemas/${name}` }) as IDataObject;
+		for (const version of [body, ...(contract.variants?.(body) ?? [])]) {
+			const out = contract.normalize(version);
+			const items = (Array.isArray(out) ? out : [out]) as IDataObject[];
+			add(contract.operation, 'normalized', items);
+			add(
+				contract.operation,
+				'simplified',
+				items.map((json) => simplifyOutput(contract.operation, json)),
+			);
+		}
+	}
+}
+
+const recorded = process.argv[2];
+if (recorded) {
+	for (const line of readFileSync(recorded, 'utf8').split('\n').filter(Boolean)) {
+		const { resource, operation, mode, items } = JSON.parse(line) as {
+			resource: string;
+			operation: string;
+			mode: Mode;
+			items: IDataObject[];
+		};
+		const key = `${resource}.${operation}`;
+		add(key, mode, items);
+		if (mode === 'normalized')
+			add(
+				key,
+				'simplified',
+				items.map((json) => simplifyOutput(key, json)),
+			);
+	}
+}
+
+let files = 0;
+for (const [key, items] of [...samples.entries()].sort()) {
+	const [operation, mode] = key.split('|') as [string, Mode];
+	const [resource, op] = operation.split('.');
+	const file = schemaPath(resource, op, mode) as string;
+	const schema = {
+		$schema: 'http://json-schema.org/draft-07/schema#',
+		title: `FinVerify ${resource} ${op}: ${mode} output`,
+		...inferSchema(items),
+	};
+	mkdirSync(path.dirname(file), { recursive: true });
+	writeFileSync(file, `${JSON.stringify(schema, null, '\t')}\n`);
+	files++;
+	console.log(`${path.relative(process.cwd(), file)}: ${items.length} samples`);
+}
+console.log(`${files} schema files`);

@@ -14,7 +14,12 @@ export interface LoggedRequest {
 }
 
 export const REDACTED = '[REDACTED]';
-const SECRET_HEADERS = new Set(['x-api-secret', 'authorization', 'proxy-authorization']);
+const SECRET_HEADERS = new Set([
+	'x-api-key',
+	'x-api-secret',
+	'authorization',
+	'proxy-authorization',
+]);
 const SECRET_FIELD = /pass(word)?|secret|otp|token|refresh/i;
 const MAX_ENTRIES = 2000;
 

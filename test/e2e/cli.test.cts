@@ -177,8 +177,9 @@ test("http-request-with-credential: n8n's HTTP Request node with the FinVerify c
 		body: { llpin: 'AAB-1234' },
 	});
 	const headers = req.headers as Record<string, string>;
-	expect(headers['x-api-key']).toBe('sandbox-key'); // the credential's authenticate block applied by n8n
-	expect(headers['x-api-secret']).toBe('[REDACTED]'); // sent (the sandbox redacts it in its log) and accepted: 200
+	// sent by the credential's authenticate block (the sandbox redacts both in its log) and accepted: 200
+	expect(headers['x-api-key']).toBe('[REDACTED]');
+	expect(headers['x-api-secret']).toBe('[REDACTED]');
 	expect(headers['user-agent']).toBe('n8n');
 });
 

@@ -166,7 +166,7 @@ describe('text, e-mail, URL, numbers, identifiers', () => {
 			rejection(() => assertIdentifier(ctx, 'has space', 'Job ID', 'itr_1')).message,
 		).toContain('Job ID');
 		expect(assertOtp(ctx, '123456')).toBe('123456');
-		expect(rejection(() => assertOtp(ctx, '12a456')).description).toContain('4 to 8 digits');
+		expect(rejection(() => assertOtp(ctx, '12a456')).description).toContain('6 digits');
 	});
 	test('JSON objects', () => {
 		expect(parseJsonObject(ctx, '{"a":1}', 'Metadata')).toEqual({ a: 1 });

@@ -173,7 +173,7 @@ export const companyLocatorField: INodeProperties = {
 				{
 					type: 'regex',
 					properties: {
-						regex: '^[A-Za-z0-9]{21}$',
+						regex: '^\\s*[A-Za-z0-9]{21}\\s*$',
 						errorMessage: 'A CIN has 21 letters and digits, e.g. L17110MH1973PLC019786',
 					},
 				},
@@ -207,7 +207,7 @@ export const llpLocatorField: INodeProperties = {
 				{
 					type: 'regex',
 					properties: {
-						regex: '^[A-Za-z]{3}-[0-9]{4}$',
+						regex: '^\\s*[A-Za-z]{3}-[0-9]{4}\\s*$',
 						errorMessage: 'An LLPIN is three letters, a hyphen and four digits, e.g. AAB-1234',
 					},
 				},

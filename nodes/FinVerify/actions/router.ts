@@ -40,6 +40,7 @@ export const registry: Registry = {
 };
 
 const DEFAULT_CONCURRENCY = 3;
+const MAX_TIMEOUT_MS = 3_600_000;
 const MAX_CONCURRENCY = 10;
 
 /**
@@ -104,7 +105,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	);
 	const policy: RequestPolicy = {
 		// an empty or too small timeout (e.g. from an expression) would mean "wait forever"
-		timeoutMs: Number(options.timeout) >= 1000 ? Number(options.timeout) : DEFAULT_TIMEOUT_MS,
+		// and one above an hour is cut to an hour (timers overflow past ~24.8 days into 1 ms)
+		timeoutMs:
+			Number(options.timeout) >= 1000
+				? Math.min(Number(options.timeout), MAX_TIMEOUT_MS)
+				: DEFAULT_TIMEOUT_MS,
 		maxRetries: Number.isInteger(Number(options.maxRetries ?? DEFAULT_MAX_RETRIES))
 			? Number(options.maxRetries ?? DEFAULT_MAX_RETRIES)
 			: DEFAULT_MAX_RETRIES,

@@ -11,11 +11,24 @@ export interface FieldContext {
 	itemIndex: number;
 }
 
-const PAN_PATTERN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
-const CIN_PATTERN = /^[A-Z0-9]{21}$/;
-const LLPIN_PATTERN = /^[A-Z]{3}-[0-9]{4}$/;
+// Checked on the text as typed (ASCII only, any case) before it is upper-cased: "ı".toUpperCase() is "I"
+const PAN_PATTERN = /^[A-Za-z]{5}[0-9]{4}[A-Za-z]$/;
+const CIN_PATTERN = /^[A-Za-z0-9]{21}$/;
+const LLPIN_PATTERN = /^[A-Za-z]{3}-[0-9]{4}$/;
 const MOBILE_PATTERN = /^[6-9][0-9]{9}$/;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// the HTML living standard's e-mail rule (ASCII, a dotted domain)
+const EMAIL_PATTERN =
+	/^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+/** Control characters (C0, DEL): never part of a name, an identifier or a URL. */
+const CONTROL_CHARACTERS = {
+	test: (text: string): boolean => {
+		for (let i = 0; i < text.length; i++) {
+			const code = text.charCodeAt(i);
+			if (code < 0x20 || code === 0x7f) return true;
+		}
+		return false;
+	},
+};
 export const BUREAUS = ['equifax', 'experian', 'cibil', 'crif'] as const;
 export type Bureau = (typeof BUREAUS)[number];
 
@@ -51,6 +64,17 @@ export function requireText(
 	const text = asText(value);
 	const min = options.minLength ?? 1;
 	const max = options.maxLength ?? 1000;
+	if (CONTROL_CHARACTERS.test(text)) {
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			'text without control characters (line breaks, tabs, NUL)',
+			{
+				showValue: !options.secret,
+			},
+		);
+	}
 	if (text.length < min || text.length > max) {
 		const expected =
 			options.expected ??
@@ -62,8 +86,9 @@ export function requireText(
 }
 
 export function assertPan(ctx: FieldContext, value: unknown, field = 'PAN'): string {
-	const pan = asText(value).toUpperCase();
-	if (!PAN_PATTERN.test(pan)) {
+	const raw = asText(value);
+	const pan = raw.toUpperCase();
+	if (!PAN_PATTERN.test(raw)) {
 		throw invalidField(
 			ctx,
 			field,
@@ -75,16 +100,18 @@ export function assertPan(ctx: FieldContext, value: unknown, field = 'PAN'): str
 }
 
 export function assertCin(ctx: FieldContext, value: unknown, field = 'CIN'): string {
-	const cin = asText(value).toUpperCase();
-	if (!CIN_PATTERN.test(cin)) {
+	const raw = asText(value);
+	const cin = raw.toUpperCase();
+	if (!CIN_PATTERN.test(raw)) {
 		throw invalidField(ctx, field, value, '21 letters and digits, e.g. L17110MH1973PLC019786');
 	}
 	return cin;
 }
 
 export function assertLlpin(ctx: FieldContext, value: unknown, field = 'LLPIN'): string {
-	const llpin = asText(value).toUpperCase();
-	if (!LLPIN_PATTERN.test(llpin)) {
+	const raw = asText(value);
+	const llpin = raw.toUpperCase();
+	if (!LLPIN_PATTERN.test(raw)) {
 		throw invalidField(ctx, field, value, 'three letters, a hyphen and four digits, e.g. AAB-1234');
 	}
 	return llpin;
@@ -95,8 +122,10 @@ export function assertLlpin(ctx: FieldContext, value: unknown, field = 'LLPIN'):
  * "(987) 654 3210") and returns the 10 digits the service wants; anything else is rejected.
  */
 export function normalizeMobile(value: unknown): string | undefined {
+	if (typeof value === 'number' && !(Number.isSafeInteger(value) && value > 0)) return undefined;
 	const raw = asText(value);
-	if (!/^[+\d\s().-]+$/.test(raw)) return undefined;
+	// starts with +, ( or a digit: "-9876543210" is a negative number, not a phone number
+	if (!/^[+(\d][\d\s().-]*$/.test(raw)) return undefined;
 	let digits = raw.replace(/[\s().-]/g, '');
 	if (digits.startsWith('+')) {
 		if (!digits.startsWith('+91')) return undefined;
@@ -211,28 +240,37 @@ export function assertEmail(ctx: FieldContext, value: unknown, field = 'Email'):
 	return email;
 }
 
+/**
+ * An http(s) URL, returned as the parser normalised it (what was checked is what is sent). Control
+ * characters, spaces and markup characters are refused outright: the URL parser would silently drop a
+ * CR/LF or tab, and `<`, `>`, `"`, `'` and backticks have no place in a link a service stores and shows.
+ */
 export function assertHttpUrl(ctx: FieldContext, value: unknown, field = 'URL'): string {
 	const text = asText(value);
-	let ok = false;
-	try {
-		const url = new URL(text);
-		ok = (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-	} catch {
-		ok = false;
+	let href: string | undefined;
+	if (!CONTROL_CHARACTERS.test(text) && !/[\s<>"'`\\{}|^]/.test(text) && text.length <= 2048) {
+		try {
+			const url = new URL(text);
+			if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '')
+				href = url.href;
+		} catch {
+			href = undefined;
+		}
 	}
-	if (!ok)
+	if (href === undefined)
 		throw invalidField(
 			ctx,
 			field,
 			value,
-			'an http:// or https:// URL, e.g. https://example.com/done',
+			'an http:// or https:// URL without spaces, line breaks or markup characters, e.g. https://example.com/done',
 		);
-	return text;
+	return href;
 }
 
 export function assertPositiveInteger(ctx: FieldContext, value: unknown, field: string): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number <= 0) {
+	// decimal digits only: Number("0x10") is 16, Number("1e3") is 1000
+	const number = typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value) ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isSafeInteger(number) || number <= 0) {
 		throw invalidField(ctx, field, value, 'a whole number greater than 0, e.g. 86400 for 24 hours');
 	}
 	return number;
@@ -246,12 +284,12 @@ export function assertIdentifier(
 	example: string,
 ): string {
 	const id = asText(value);
-	if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) {
+	if (!/^[A-Za-z0-9_-]{3,64}$/.test(id)) {
 		throw invalidField(
 			ctx,
 			field,
 			value,
-			`the identifier the service returned, e.g. ${example} (letters, digits, _ - . :)`,
+			`the identifier the service returned, e.g. ${example} (3 to 64 letters, digits, _ and -)`,
 		);
 	}
 	return id;
@@ -259,8 +297,8 @@ export function assertIdentifier(
 
 export function assertOtp(ctx: FieldContext, value: unknown, field = 'OTP'): string {
 	const otp = asText(value);
-	if (!/^[0-9]{4,8}$/.test(otp))
-		throw invalidField(ctx, field, value, '4 to 8 digits, e.g. 123456');
+	// the income-tax portal's OTPs are 6 digits (the sandbox applies the same rule)
+	if (!/^[0-9]{6}$/.test(otp)) throw invalidField(ctx, field, value, '6 digits, e.g. 123456');
 	return otp;
 }
 

@@ -109,6 +109,31 @@ export function redactDeep<T>(value: T, secrets: Array<string | undefined>): T {
 	return value;
 }
 
+const PASSWORD_FIELD = /pass(word)?|pwd/i;
+
+/**
+ * Deep copy of an answer to a request that carried a password, with that password removed by field, not
+ * by value: every value under a password-like key becomes "[redacted]" (whatever its length), and a
+ * password of 6+ characters embedded in a longer text is cut out. A field whose whole value merely equals
+ * the password (a status "processing" when the password is "processing") is left alone.
+ */
+export function redactPassword<T>(value: T, password: string, key?: string): T {
+	if (key !== undefined && PASSWORD_FIELD.test(key) && value !== null && value !== undefined)
+		return '[redacted]' as T;
+	if (typeof value === 'string') {
+		if (password.length >= 6 && value !== password && value.includes(password))
+			return value.split(password).join('[redacted]') as T;
+		return value;
+	}
+	if (Array.isArray(value)) return value.map((v) => redactPassword(v, password)) as T;
+	if (isObject(value)) {
+		const out: IDataObject = {};
+		for (const [k, v] of Object.entries(value)) out[k] = redactPassword(v, password, k);
+		return out as T;
+	}
+	return value;
+}
+
 /** The service's error code of an error raised by the transport (null for any other error). */
 export function apiErrorCode(error: unknown): string | null {
 	if (!(error instanceof NodeApiError)) return null;

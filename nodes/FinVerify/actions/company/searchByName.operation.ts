@@ -8,7 +8,7 @@ import type {
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { autocompleteEntries, normalizeAutocomplete } from '../../helpers/normalize/company';
-import { requireText } from '../../helpers/validation';
+import { assertPositiveInteger, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { apiErrorCode } from '../../transport/errors';
@@ -91,7 +91,11 @@ export async function execute(
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll
 		? Infinity
-		: Math.max(1, Number(this.getNodeParameter('limit', itemIndex, 50)) || 50);
+		: assertPositiveInteger(
+				{ node: this.getNode(), itemIndex },
+				this.getNodeParameter('limit', itemIndex, 50),
+				'Limit',
+			);
 	const simplify = shapedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizePasswordReset } from '../../helpers/normalize/incomeTax';
-import { redactDeep } from '../../transport/errors';
+import { redactPassword } from '../../transport/errors';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { outputModeFields, shapedOutput } from '../common.descriptions';
@@ -63,6 +63,6 @@ export async function execute(
 			}),
 	);
 	// the service has no reason to echo the password; if it ever does, it does not reach the output
-	const safe = redactDeep(response, [password]);
+	const safe = redactPassword(response, password);
 	return [{ json: simplify ? normalizePasswordReset(safe) : safe }];
 }

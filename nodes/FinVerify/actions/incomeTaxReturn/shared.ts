@@ -44,21 +44,19 @@ export function readPassword(ctx: FieldContext, value: unknown, field: string): 
 
 /** `YYYY-YY` assessment years, e.g. "2024-25, 2023-24"; each second year must follow the first. */
 export function readAssessmentYears(ctx: FieldContext, value: unknown): string[] {
-	const list = Array.isArray(value)
-		? value.map(String)
-		: typeof value === 'string'
-			? value.split(',')
-			: [];
+	const expected = 'assessment years like 2024-25, separated by commas';
+	if (value === undefined || value === null) return [];
+	// a number, boolean or object is an error, not "all years"
+	if (!Array.isArray(value) && typeof value !== 'string')
+		throw invalidField(ctx, 'Assessment Years', value, expected);
+	if (Array.isArray(value) && value.some((y) => typeof y !== 'string'))
+		throw invalidField(ctx, 'Assessment Years', value, expected);
+	const list = Array.isArray(value) ? (value as string[]) : value.split(',');
 	const years = [...new Set(list.map((y) => y.trim()).filter(Boolean))];
 	for (const year of years) {
 		const m = /^(\d{4})-(\d{2})$/.exec(year);
 		if (!m || (Number(m[1]) + 1) % 100 !== Number(m[2])) {
-			throw invalidField(
-				ctx,
-				'Assessment Years',
-				value,
-				'assessment years like 2024-25, separated by commas',
-			);
+			throw invalidField(ctx, 'Assessment Years', value, expected);
 		}
 	}
 	return years;

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import { assertPan } from '../../helpers/validation';
-import { redactDeep } from '../../transport/errors';
+import { redactPassword } from '../../transport/errors';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
@@ -101,7 +101,7 @@ export async function execute(
 			}),
 	);
 	// the service has no reason to echo the password; if it ever does, it does not reach the output
-	const safe = redactDeep(response, [password]);
+	const safe = redactPassword(response, password);
 	const job = normalizeAnalysisJob(safe);
 	const started = simplify ? { ...job, pan } : safe;
 	if (readWaitMode.call(this) !== 'poll') return [{ json: started }];

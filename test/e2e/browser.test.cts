@@ -110,6 +110,19 @@ test('opens the company onboarding example: its FinVerify nodes are on the canva
 			]),
 		);
 		await page.getByTestId('sticky').first().waitFor(); // the explanation note renders too
+		// the icons arrive with the node types, after the canvas: without them the screenshot shows blank nodes
+		await until('every node icon rendered', async () =>
+			page.getByTestId('canvas-node').evaluateAll((els) =>
+				els.every((el) => {
+					const img = el.querySelector('.n8n-node-icon img') as unknown as {
+						complete: boolean;
+						naturalWidth: number;
+					} | null;
+					if (img) return img.complete && img.naturalWidth > 0;
+					return el.querySelector('.n8n-node-icon svg') !== null;
+				}),
+			),
+		);
 		await screenshot(page, 'editor-workflow');
 	});
 });

@@ -51,11 +51,13 @@ export function inferSchema(samples: unknown[], key = ''): JsonSchema {
 	}
 	const scalars = [...types].filter((t) => !['object', 'array', 'null'].includes(t));
 	const schema: JsonSchema = {};
-	const typeList = [...types].sort();
+	// null last: the editor's schema preview shows a field by its first type
+	const typeList = [...types].filter((t) => t !== 'null').sort();
+	if (types.has('null')) typeList.push('null');
 	if (scalars.length > 0 && !typeList.includes('null')) typeList.push('null');
 	if (typeList.length === 1 && typeList[0] === 'null') {
 		// only ever null in the samples: any scalar
-		return { type: ['boolean', 'null', 'number', 'string'] };
+		return { type: ['string', 'number', 'boolean', 'null'] };
 	}
 	schema.type = typeList.length === 1 ? typeList[0] : typeList;
 	if (types.has('object')) {

@@ -180,6 +180,44 @@ test('the FinVerify node shows its resources and operations', async () => {
 	});
 });
 
+test('schema preview: before a first run, the next node shows the output fields of a FinVerify node', async () => {
+	// n8n asks /schemas/<package>.<node>/<version>/<resource>/<operation>.json for nodes that have not run;
+	// the package ships nodes/FinVerify/__schema__/v<version>/<resource>/<operation>.json (see docs/output.md)
+	const wf = stack.example('company-onboarding.json');
+	const url = `${stack.url}/schemas/${NODE_TYPES.action}/1.0.0/company/searchByName.json`;
+	await run('schema-preview', async () => {
+		const direct = await page.request.get(url);
+		expect(direct.status()).toBe(200);
+		const schema = (await direct.json()) as { type: string; properties: Record<string, unknown> };
+		expect(schema.type).toBe('object');
+		expect(Object.keys(schema.properties)).toEqual(
+			expect.arrayContaining(['name', 'entityType', 'identifier', 'cin', 'llpin']),
+		);
+		expect((await page.request.get(url.replace('1.0.0', '2.0.0'))).status()).toBe(200);
+
+		const answers: Array<{ url: string; status: number }> = [];
+		page.on('response', (r) => {
+			if (r.url().includes('/schemas/')) answers.push({ url: r.url(), status: r.status() });
+		});
+		await openWorkflow(wf); // a fresh load: nothing of this workflow has run yet
+		await openNode('Get company by CIN');
+		const ndv = page.getByTestId('ndv');
+		await ndv.getByTestId('schema-preview-warning').first().waitFor({ timeout: 30_000 });
+		const fields = ndv.getByTestId('run-data-schema-item');
+		await until('the preview to list identifier and entityType', async () => {
+			const texts = await fields.allInnerTexts();
+			return ['identifier', 'entityType'].every((f) => texts.some((t) => t.includes(f)));
+		});
+		await screenshot(page, 'schema-preview');
+		expect(answers.filter((a) => a.url.includes('finVerify'))).toEqual(
+			expect.arrayContaining([{ url, status: 200 }]),
+		);
+		// core nodes without a schema (the Set node) still answer 404; no FinVerify request does
+		expect(answers.filter((a) => a.url.includes('finverify') && a.status !== 200)).toEqual([]);
+		await closeNode();
+	});
+});
+
 test('runs the workflow with the "Execute workflow" button and shows the output', async () => {
 	const wf = stack.example('company-onboarding.json');
 	await run('execute-workflow', async () => {

@@ -262,7 +262,6 @@ test('collection session: the recipient submits the hosted ITR form and the wait
 	await run('collection-session', async () => {
 		await openWorkflow(wf);
 		await page.getByTestId('execute-workflow-button').click();
-		await nodeSucceeded('Create collection session').waitFor({ timeout: 60_000 });
 
 		const waiting = await waitFor(
 			async () => {
@@ -271,8 +270,10 @@ test('collection session: the recipient submits the hosted ITR form and the wait
 			},
 			{ timeoutMs: 30_000, what: 'the execution to wait for the callback' },
 		);
-		await until('the Wait node to show that it waits', async () =>
-			/\bwaiting\b/.test((await canvasNode('Wait for the recipient').getAttribute('class')) ?? ''),
+		await until('the FinVerify node to show that it waits', async () =>
+			/\bwaiting\b/.test(
+				(await canvasNode('Create collection session').getAttribute('class')) ?? '',
+			),
 		);
 		const [session] = (await stack.execution(waiting.id)).run.json('Create collection session');
 
@@ -309,7 +310,7 @@ test('collection session: the recipient submits the hosted ITR form and the wait
 			`https://example.com/thank-you?session_id=${session.sessionId}&status=completed`,
 		);
 
-		// the sandbox POSTs the status change to $execution.resumeUrl: the Wait node resumes, the execution finishes
+		// the sandbox POSTs the status change to $execution.resumeUrl: the FinVerify node resumes, the execution finishes
 		const done = await stack.waitForExecution(waiting.id, { timeoutMs: 60_000 });
 		expect(done.status).toBe('success');
 		expect(done.run.json('Session outcome')[0]).toMatchObject({

@@ -1,7 +1,8 @@
 /**
  * The real n8n app running (`n8n start`), once for this file: published FinVerify Trigger workflows receive the
  * sandbox's signed webhooks through n8n's own webhook server, forged deliveries are refused, the credential test
- * of the REST API works, a collection session resumes a waiting execution through `$execution.resumeUrl`, and
+ * of the REST API works, a collection session created with Wait for Completion resumes its waiting execution through
+ * `$execution.resumeUrl`, and
  * no credential secret ends up in stored executions.
  */
 import { createHmac } from 'node:crypto';
@@ -317,7 +318,7 @@ test('credential test (POST /rest/credentials/test): OK for the sandbox credenti
 	expect(checks.slice(-2).map((r) => r.status)).toEqual([404, 401]);
 });
 
-test('collection-session-wait: the Wait node is resumed by the sandbox’s callback to $execution.resumeUrl', async () => {
+test('collection-session-wait: Create Session waits and is resumed by the sandbox’s callback to $execution.resumeUrl', async () => {
 	const wf = stack.example('collection-session-wait.json');
 	const execId = await stack.runManually(wf);
 	const waiting = await stack.waitForExecution(execId, {

@@ -322,6 +322,16 @@ export class N8nStack {
 		log(`n8n started on ${this.url} and logged in (${Date.now() - t0} ms)`);
 	}
 
+	/** Stops n8n (not the sandbox, the user folder or the database) and starts it again. */
+	async restartN8n(): Promise<void> {
+		if (this.n8n) {
+			const ok = await lib.stopGroup(this.n8n, { graceMs: 10000 });
+			if (!ok) throw new Error(`n8n (pid ${this.n8n.pid}) still running after SIGKILL`);
+			this.n8n = undefined;
+		}
+		await this.start();
+	}
+
 	/** A REST call with the owner's login cookie; resolves the parsed body (throws on non-2xx). */
 	async rest<T = Json>(method: string, p: string, body?: unknown): Promise<T> {
 		const res = await fetch(`${this.url}${p}`, {

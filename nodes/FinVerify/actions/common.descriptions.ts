@@ -381,7 +381,7 @@ export function statusCallbackUrlField(
 		type: 'string',
 		placeholder: 'e.g. https://n8n.example.com/webhook/…',
 		default: '',
-		hint: `Gets ${subject} status changes: a FinVerify Trigger URL, or {{ $execution.resumeUrl }} and a Wait node on webhook call`,
+		hint: `Gets ${subject} status changes, e.g. a FinVerify Trigger URL. To continue here when it is done, use Wait for Completion`,
 	};
 }
 

@@ -1,6 +1,7 @@
 /**
  * Load benchmark of the sandbox: autocannon, in-process, against CIN lookup on a random port for ~5 s.
- * Run: `node --require tsx/cjs bench/sandbox-load.cts` (optional env: BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_SHAPE).
+ * Run: `node --require tsx/cjs bench/sandbox-load.cts` (optional env: BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_SHAPE;
+ * BENCH_JSON=1 prints one JSON line instead, as `npm run bench` reads it).
  */
 import { startSandbox } from '../sandbox/server.cjs';
 
@@ -49,6 +50,12 @@ async function main(): Promise<void> {
 				},
 			],
 		});
+		if (process.env.BENCH_JSON === '1') {
+			process.stdout.write(
+				`${JSON.stringify({ shape, connections, seconds: result.duration, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx })}\n`,
+			);
+			return;
+		}
 		const line = (label: string, value: string) =>
 			process.stdout.write(`${label.padEnd(22)}${value}\n`);
 		process.stdout.write(

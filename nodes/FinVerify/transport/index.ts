@@ -121,15 +121,22 @@ export function isCheckingStop(error: unknown): boolean {
 	return typeof error === 'object' && error !== null && checkingStops.has(error);
 }
 
-function stopIfChecking(this: FinVerifyContext, itemIndex?: number): void {
+/** One stop per execution context, thrown for every item: building an error per item costs a stack trace each. */
+const stopOfContext = new WeakMap<object, NodeApiError>();
+
+function stopIfChecking(this: FinVerifyContext): void {
 	if (!checkingContexts.has(this)) return;
-	// a NodeApiError passes unchanged through the operations' own error wrapping
-	const stop = new NodeApiError(
-		this.getNode(),
-		{ message: 'checking pass' },
-		{ message: 'checking pass', itemIndex },
-	);
-	checkingStops.add(stop);
+	let stop = stopOfContext.get(this);
+	if (!stop) {
+		// a NodeApiError passes unchanged through the operations' own error wrapping
+		stop = new NodeApiError(
+			this.getNode(),
+			{ message: 'checking pass' },
+			{ message: 'checking pass' },
+		);
+		checkingStops.add(stop);
+		stopOfContext.set(this, stop);
+	}
 	throw stop;
 }
 
@@ -384,7 +391,7 @@ export async function apiRequest(
 	options: ApiRequestOptions,
 ): Promise<IDataObject> {
 	const { itemIndex } = options;
-	stopIfChecking.call(this, itemIndex);
+	stopIfChecking.call(this);
 	const { credentials, baseUrl, decrypted } = await loadCredentials.call(this, itemIndex);
 	const secrets = secretsOf(credentials);
 	const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -518,7 +525,7 @@ export async function downloadDocument(
 	itemIndex: number,
 	policy: RequestPolicy = {},
 ): Promise<{ data: Buffer; contentType?: string }> {
-	stopIfChecking.call(this, itemIndex);
+	stopIfChecking.call(this);
 	const { credentials, baseUrl, decrypted } = await loadCredentials.call(this, itemIndex);
 	if (!/^https?:\/\//i.test(url) || originOf(url) === undefined) {
 		throw new NodeOperationError(

@@ -85,14 +85,23 @@ class App {
 	}
 
 	async rest<T = Json>(method: string, p: string, body?: unknown): Promise<T> {
-		const res = await fetch(`${this.url}${p}`, {
-			method,
-			headers: {
-				cookie: this.cookie,
-				...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
+		let res: Response | undefined;
+		// n8n under load sometimes drops a connection: a call is retried, never the workflow run it started
+		for (let attempt = 0; !res; attempt++) {
+			try {
+				res = await fetch(`${this.url}${p}`, {
+					method,
+					headers: {
+						cookie: this.cookie,
+						...(body === undefined ? {} : { 'content-type': 'application/json' }),
+					},
+					body: body === undefined ? undefined : JSON.stringify(body),
+				});
+			} catch (error) {
+				if (attempt >= 4 || method !== 'GET') throw error;
+				await sleep(2000);
+			}
+		}
 		const text = await res.text();
 		if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 500)}`);
 		return (text ? JSON.parse(text) : undefined) as T;

@@ -261,13 +261,21 @@ export function render(r: Json): { block: string; targets: Target[] } {
 			`In the CSV File run, n8n's filesystem binary data store held ${f(bytes / 1024 / 1024, 1)} MB on disk afterwards (the file; the execution data holds a reference). The real app's empty-workflow figure is what \`n8n start\` 2.41.1 itself occupies here after start-up.`,
 		);
 	}
+	if (r.errors) {
+		lines.push(
+			'',
+			`Not measured in this run (the scenario failed): ${Object.entries(r.errors)
+				.map(([k, v]) => `${k} (${String(v).split('\n')[0]})`)
+				.join('; ')}.`,
+		);
+	}
 	lines.push(
 		'',
 		'### Sandbox throughput (autocannon, CIN lookup, 10 connections, sandbox and autocannon in one process)',
 		'',
 		'| Shape | Requests/s | p99 latency |',
 		'|---|---|---|',
-		...Object.entries(r.sandbox).map(
+		...Object.entries(r.sandbox ?? {}).map(
 			([shape, v]) =>
 				`| ${shape} | ${f((v as Json).requestsPerSecond, 0)} | ${(v as Json).p99} ms |`,
 		),

@@ -103,36 +103,49 @@ async function main() {
 			loadAverageAtStart: loadAvg.map((l) => Math.round(l * 100) / 100),
 		},
 	};
-	const stub = await startStub({ STUB_TRANSACTIONS: String(settings.statementTransactions) });
-	try {
-		if (ONLY !== 'app') {
-			result.load = await loadTime();
-			log(`load ${result.load.medianMs.toFixed(1)} ms`);
-			const engine = await createEngine(stub);
-			result.engine = await throughput(engine, stub);
-			result.profile = await profile(engine);
-		}
-		if (!ONLY) {
-			result.scaling = await scaling(await createEngine(stub));
-			result.engineStatement = await engineStatement(stub.url);
-			result.sandbox = await sandboxThroughput();
-		}
-		if (settings.app && ONLY !== 'engine') {
-			result.app = await appThroughput(stub);
-			result.appStatement = await appStatement(stub);
-		}
-	} finally {
-		await stub.close();
-	}
-	result.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
-	result.durationSeconds = Math.round((Date.now() - started) / 1000);
 	const file = path.join(
 		__dirname,
 		'results',
 		ONLY ? `${ONLY}-only.json` : settings.quick ? 'quick.json' : 'latest.json',
 	);
 	fs.mkdirSync(path.dirname(file), { recursive: true });
-	fs.writeFileSync(file, `${JSON.stringify(result, null, '\t')}\n`);
+	// written after every section, so a failure late in a long run keeps what was measured
+	const save = () => fs.writeFileSync(file, `${JSON.stringify(result, null, '\t')}\n`);
+	const section = async (name: string, fn: () => Promise<unknown>) => {
+		try {
+			result[name] = await fn();
+		} catch (error) {
+			result.errors = {
+				...(result.errors ?? {}),
+				[name]: String((error as Error)?.stack ?? error).slice(0, 4000),
+			};
+			log(`${name} FAILED: ${(error as Error)?.message}`);
+		}
+		save();
+	};
+	const stub = await startStub({ STUB_TRANSACTIONS: String(settings.statementTransactions) });
+	try {
+		if (ONLY !== 'app') {
+			await section('load', loadTime);
+			const engine = await createEngine(stub);
+			await section('engine', () => throughput(engine, stub));
+			await section('profile', () => profile(engine));
+		}
+		if (!ONLY) {
+			await section('scaling', async () => await scaling(await createEngine(stub)));
+			await section('engineStatement', () => engineStatement(stub.url));
+			await section('sandbox', sandboxThroughput);
+		}
+		if (settings.app && ONLY !== 'engine') {
+			await section('app', () => appThroughput(stub));
+			await section('appStatement', () => appStatement(stub));
+		}
+	} finally {
+		await stub.close();
+	}
+	result.machine.loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
+	result.durationSeconds = Math.round((Date.now() - started) / 1000);
+	save();
 	log(`wrote ${path.relative(REPO, file)}`);
 	if (ONLY) return;
 	const { summary, missed } = writeDocs(file, { write: !settings.quick });

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IGetNodeParameterOptions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
@@ -70,6 +75,35 @@ function toNodeError(this: IExecuteFunctions, error: unknown, itemIndex: number)
 }
 
 /**
+ * n8n's execution context with each parameter read remembered for this execution: the checking pass and the sending
+ * pass evaluate an item's expressions once (half the expression work per item), and what is sent is exactly what
+ * was checked. Everything else is n8n's own context (its prototype); the memory goes with the execution.
+ */
+function rememberingParameters(context: IExecuteFunctions): IExecuteFunctions {
+	const read = context.getNodeParameter.bind(context) as (
+		name: string,
+		itemIndex: number,
+		fallback?: unknown,
+		options?: IGetNodeParameterOptions,
+	) => unknown;
+	const memo = new Map<string, unknown>();
+	const remembering = Object.create(context) as IExecuteFunctions;
+	remembering.getNodeParameter = ((
+		name: string,
+		itemIndex: number,
+		fallback?: unknown,
+		options?: IGetNodeParameterOptions,
+	) => {
+		const key = `${itemIndex}\u0000${name}\u0000${JSON.stringify(fallback) ?? ''}\u0000${JSON.stringify(options) ?? ''}`;
+		if (memo.has(key)) return memo.get(key);
+		const value = read(name, itemIndex, fallback, options);
+		memo.set(key, value);
+		return value;
+	}) as IExecuteFunctions['getNodeParameter'];
+	return remembering;
+}
+
+/**
  * Owns the item loop: runs the chosen operation for each item with bounded concurrency, keeps output
  * order and `pairedItem`, and turns failures into error items when the node continues on fail.
  */
@@ -122,11 +156,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// Checking pass: every item's inputs are checked before the first request of any item, so an invalid
 	// item 4 never leaves journeys created or reports paid for items 0-3 that no output names.
 	const invalid = new Set<number>();
-	setCheckingPass(this, true);
+	const context = rememberingParameters(this);
+	setCheckingPass(context, true);
 	try {
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				await module.execute.call(this, itemIndex, policy);
+				await module.execute.call(context, itemIndex, policy);
 			} catch (error) {
 				if (isCheckingStop(error)) continue;
 				const nodeError = toNodeError.call(this, error, itemIndex);
@@ -136,7 +171,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 		}
 	} finally {
-		setCheckingPass(this, false);
+		setCheckingPass(context, false);
 	}
 
 	let next = 0;
@@ -145,7 +180,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const itemIndex = next++;
 			if (invalid.has(itemIndex)) continue;
 			try {
-				const output = await module.execute.call(this, itemIndex, policy);
+				const output = await module.execute.call(context, itemIndex, policy);
 				const simplified = hasOutputModes && outputMode(this, itemIndex) === 'simplified';
 				results[itemIndex] = output.map((item) => ({
 					...item,

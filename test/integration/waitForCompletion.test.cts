@@ -311,6 +311,30 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		expect(waiting.legs(id)).toHaveLength(2);
 	});
 
+	test('a status lookup that fails is answered 503 and the execution keeps waiting; the redelivery is handled', async () => {
+		const first = await startWaiting(
+			journeyStart({ mobileNumber: '={{ $json.mobile }}' }, [
+				{ mobile: '9876543210' },
+				{ mobile: '9876543211' },
+			]),
+		);
+		const id = first.executionId;
+		const [a, b] = first.json('FinVerify').map((j) => String(j.clientId));
+		await sandbox.control.fault({ path: 'aa-bsa-journey/status', status: 500, times: 3 });
+		await sandbox.control.advanceJourney(a, 'analysis_complete');
+		// first delivery: the lookup of b fails (500 three times) → 503; the sandbox delivers again → 200
+		const [delivery] = await settled(a, 1);
+		expect(delivery.attempts.map((x) => x.status)).toEqual([503, 200]);
+		expect(waiting.status(id)).toBe('waiting');
+		await sandbox.control.advanceJourney(b, 'analysis_complete');
+		const done = await waiting.finished(id);
+		expect(done.error).toBeUndefined();
+		expect(done.json('FinVerify').map((j) => j.status)).toEqual([
+			'analysis_complete',
+			'analysis_complete',
+		]);
+	});
+
 	test('an item with its own Webhook URL does not wait', async () => {
 		const result = await waiting.run(
 			journeyStart({ additionalFields: { webhookUrl: 'http://127.0.0.1:9/elsewhere' } }),

@@ -138,6 +138,21 @@ async function lookUpJourney(
  * the execution keeps waiting (no workflowData); a final status resumes it with the result.
  */
 export async function completionWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	try {
+		return await decideOnCallback.call(this);
+	} catch {
+		// An error thrown here would make n8n resume the execution as failed. A callback that cannot be
+		// handled now (the credential or a status lookup failed) is refused with 503 instead: the
+		// execution keeps waiting and the service delivers the callback again.
+		return answer.call(this, 503, {
+			error: 'unavailable',
+			message:
+				'The callback could not be handled now; the execution keeps waiting. Send it again later.',
+		});
+	}
+}
+
+async function decideOnCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const resource = String(this.getNodeParameter('resource', ''));
 	const operation = String(this.getNodeParameter('operation', ''));
 	const kind = KIND_OF[`${resource}:${operation}`];

@@ -108,7 +108,7 @@ describe.each(SHAPES)('Company, %s shape', (shape) => {
 			if (shape === 'sample') {
 				const file = item.binary!.companyReport;
 				expect(file.mimeType).toBe('application/pdf');
-				expect(file.fileName).toBe(`${CIN.toLowerCase()}-company-report.pdf`);
+				expect(file.fileName).toBe(`${CIN}-company-report.pdf`);
 				expect(Buffer.from(file.data, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
 			} else {
 				expect(item.binary).toBeUndefined();
@@ -297,18 +297,22 @@ describe.each(SHAPES)('Company, %s shape', (shape) => {
 			engine.setCredentials(sandboxCredentials(sandbox.url));
 			const companies = await listSearch(engine, fixture('getByCin'), 'searchCompanies', 'acme');
 			expect(companies.results.length).toBeGreaterThan(0);
+			// Get by CIN takes either identifier, so its list has companies and LLPs, the identifier last
 			for (const r of companies.results) {
-				expect(r.name).toMatch(/ACME.*\([LU]\d{5}[A-Z]{2}\d{4}[A-Z]{3}\d{6}\)$/);
-				expect(r.value).toMatch(/^[LU]\d{5}/);
+				expect(r.name).toMatch(
+					/^.{1,40} · (CIN [LU]\d{5}[A-Z]{2}\d{4}[A-Z]{3}\d{6}|LLPIN [A-Z]{3}-\d{4})$/,
+				);
+				expect(r.value).toMatch(/^([LU]\d{5}|[A-Z]{3}-\d{4}$)/);
 			}
+			expect(companies.results.some((r) => String(r.value).includes('-'))).toBe(true);
 			const llps = await listSearch(engine, fixture('getLlpByLlpin'), 'searchLlps', 'acme');
 			expect(llps.results.length).toBeGreaterThan(0);
 			for (const r of llps.results) expect(r.value).toMatch(/^[A-Z]{3}-\d{4}$/);
-			// under 3 characters nothing is asked; "nothing found" is an empty list, not an error
+			// under 3 characters nothing is asked and the list says so; "nothing found" is an empty list
 			const before = (await sandbox.control.requests('company-autocomplete')).length;
 			expect(
 				(await listSearch(engine, fixture('getByCin'), 'searchCompanies', 'ac')).results,
-			).toEqual([]);
+			).toEqual([{ name: 'Type at least 3 letters of the name', value: '' }]);
 			expect(await sandbox.control.requests('company-autocomplete')).toHaveLength(before);
 			expect(
 				(await listSearch(engine, fixture('getByCin'), 'searchCompanies', 'nomatch')).results,
@@ -324,7 +328,7 @@ describe('Company input validation: nothing is sent', () => {
 		[
 			'getByCin.invalidCin',
 			'cin-lookup',
-			'Invalid Company (CIN) in item 0 (got "L17110MH1973PLC01978")',
+			'Invalid Company (CIN or LLPIN) in item 0 (got "L17110MH1973PLC01978")',
 			'21 letters and digits',
 		],
 		[
@@ -358,7 +362,7 @@ describe('Company input validation: nothing is sent', () => {
 	test("a CIN typed into the locator is already stopped by n8n's own parameter check", async () => {
 		await expectNothingSent(sandbox, 'cin-lookup', async () => {
 			await expect(sandbox.run(fixture('getByCin.invalidCinTyped'))).rejects.toThrow(
-				'A CIN has 21 letters and digits, e.g. L17110MH1973PLC019786',
+				'A CIN has 21 letters and digits (e.g. L17110MH1973PLC019786); an LLPIN is like AAB-1234',
 			);
 		});
 	});

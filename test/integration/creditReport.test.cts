@@ -163,7 +163,7 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 				expect(Object.keys(item.binary ?? {}).sort()).toEqual(['report_cibil', 'report_equifax']);
 				const file = item.binary!.report_equifax;
 				expect(file.mimeType).toBe('application/pdf');
-				expect(file.fileName).toBe('abcde1234f-equifax-credit-report.pdf');
+				expect(file.fileName).toBe('ABCDE1234F-equifax-credit-report.pdf');
 				expect(Buffer.from(file.data, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
 				expect(bureaus.map((b) => b.reportFile)).toEqual(['report_equifax', 'report_cibil']);
 			} else {

@@ -102,3 +102,30 @@ test('the check catches a value the description does not offer', () => {
 	else broken.parameters.resource = 'noSuchResource';
 	expect(Object.keys(parameterIssues(broken)).length).toBeGreaterThan(0);
 });
+
+describe('output-file fields', () => {
+	const resolved = (typeVersion: number, parameters: INodeParameters) => {
+		const description = DESCRIPTIONS['n8n-nodes-finverify.finVerify'];
+		const node = { typeVersion } as INode;
+		return NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			description,
+		) as INodeParameters;
+	};
+	const pdf = { resource: 'company', operation: 'getByCin', downloadReportPdf: true };
+	const html = { resource: 'creditReport', operation: 'getCommercialReport', output: 'htmlFile' };
+
+	test('from version 2, the company PDF and the commercial report HTML have distinct default fields', () => {
+		expect(resolved(2, pdf).binaryPropertyName).toBe('companyReport');
+		expect(resolved(2, html).binaryPropertyName).toBe('commercialReport');
+	});
+
+	test('version 1 keeps data, which saved workflows rely on', () => {
+		expect(resolved(1, pdf).binaryPropertyName).toBe('data');
+		expect(resolved(1, html).binaryPropertyName).toBe('data');
+	});
+});

@@ -151,7 +151,8 @@ export const companyLocatorField: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The company to look up',
+	description:
+		'The company or LLP to look up: pick it from the list, or enter its CIN or LLPIN (an LLP has no CIN)',
 	modes: [
 		{
 			displayName: 'From List',
@@ -165,16 +166,19 @@ export const companyLocatorField: INodeProperties = {
 			},
 		},
 		{
-			displayName: 'By CIN',
+			// the mode keeps its name `cin` (saved workflows); it takes an LLPIN as well
+			displayName: 'By CIN or LLPIN',
 			name: 'cin',
 			type: 'string',
-			placeholder: 'e.g. L17110MH1973PLC019786',
+			placeholder: 'e.g. L17110MH1973PLC019786 or AAB-1234',
 			validation: [
 				{
 					type: 'regex',
 					properties: {
-						regex: '^\\s*[A-Za-z0-9]{21}\\s*$',
-						errorMessage: 'A CIN has 21 letters and digits, e.g. L17110MH1973PLC019786',
+						// surrounding spaces are trimmed at run time
+						regex: '^\\s*([A-Za-z0-9]{21}|[A-Za-z]{3}-[0-9]{4})\\s*$',
+						errorMessage:
+							'A CIN has 21 letters and digits (e.g. L17110MH1973PLC019786); an LLPIN is like AAB-1234',
 					},
 				},
 			],
@@ -311,6 +315,30 @@ export const binaryPropertyField: INodeProperties = {
 	required: true,
 	hint: 'The name of the output binary field to put the file in',
 };
+
+/**
+ * The output-file field of a download: version 1 keeps the shared default `data` (saved workflows rely on
+ * it); from version 2 each download has its own default, so two reports in one item never overwrite each
+ * other downstream. `show` is when the field appears (e.g. only while downloading).
+ */
+export function versionedBinaryField(
+	field: INodeProperties,
+	v2Default: string,
+	show: NonNullable<INodeProperties['displayOptions']>['show'],
+): INodeProperties[] {
+	return [
+		{ ...field, displayOptions: { show: { ...show, '@version': [1] } } },
+		{
+			...field,
+			default: v2Default,
+			displayOptions: { show: { ...show, '@version': [{ _cnd: { gte: 2 } }] } },
+		},
+	];
+}
+
+/** The default of a versioned output-file field for the running node's version. */
+export const binaryDefault = (context: IExecuteFunctions, v2Default: string): string =>
+	context.getNode().typeVersion < 2 ? 'data' : v2Default;
 
 /** Node-wide request behaviour; shown for every operation. */
 export const requestOptionsField: INodeProperties = {

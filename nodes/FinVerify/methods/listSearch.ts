@@ -11,15 +11,20 @@ import { apiRequest } from '../transport';
 import { apiErrorCode } from '../transport/errors';
 
 const MIN_QUERY = 3;
+const MAX_NAME = 40;
+
+const shorten = (name: string) =>
+	name.length > MAX_NAME ? `${name.slice(0, MAX_NAME - 1).trimEnd()}…` : name;
 
 async function search(
 	this: ILoadOptionsFunctions,
 	filter: string | undefined,
-	kind: 'Company' | 'LLP',
+	kinds: Array<'Company' | 'LLP'>,
 ) {
 	const query = (filter ?? '').trim();
-	// The service needs 3 characters; below that there is nothing to ask (and nothing is sent).
-	if (query.length < MIN_QUERY) return { results: [] };
+	// The service needs 3 characters; below that nothing is sent, and the list says why
+	if (query.length < MIN_QUERY)
+		return { results: [{ name: `Type at least ${MIN_QUERY} letters of the name`, value: '' }] };
 	let response: IDataObject;
 	try {
 		response = await apiRequest.call(this, {
@@ -38,9 +43,10 @@ async function search(
 		throw new NodeOperationError(this.getNode(), error as Error);
 	}
 	const results = normalizeAutocomplete(response)
-		.filter((entry) => entry.entityType === kind && entry.identifier)
+		.filter((entry) => kinds.includes(entry.entityType as 'Company' | 'LLP') && entry.identifier)
 		.map((entry) => ({
-			name: `${entry.name} (${entry.identifier})`,
+			// long names are shortened so the identifier stays visible in the list
+			name: `${shorten(String(entry.name ?? ''))} · ${entry.entityType === 'LLP' ? 'LLPIN' : 'CIN'} ${entry.identifier}`,
 			value: entry.identifier as string,
 		}));
 	return { results };
@@ -50,12 +56,13 @@ export async function searchCompanies(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return await search.call(this, filter, 'Company');
+	// Get by CIN takes an LLPIN as well, so its list offers companies and LLPs
+	return await search.call(this, filter, ['Company', 'LLP']);
 }
 
 export async function searchLlps(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return await search.call(this, filter, 'LLP');
+	return await search.call(this, filter, ['LLP']);
 }

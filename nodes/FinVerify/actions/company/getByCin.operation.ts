@@ -1,17 +1,69 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { deepCopy, updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeCompany } from '../../helpers/normalize/company';
+import { normalizeCompany, normalizeLlp } from '../../helpers/normalize/company';
 import { downloadReportFile } from '../../helpers/reportFiles';
-import { assertBinaryPropertyName, assertCin } from '../../helpers/validation';
+import type { FieldContext } from '../../helpers/validation';
+import { assertBinaryPropertyName, invalidField } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
+	binaryDefault,
 	binaryPropertyField,
 	companyLocatorField,
 	outputModeFields,
 	shapedOutput,
+	versionedBinaryField,
 } from '../common.descriptions';
+
+const CIN_PATTERN = /^[A-Z0-9]{21}$/;
+const LLPIN_PATTERN = /^[A-Z]{3}-[0-9]{4}$/;
+const PDF_FIELD_V2 = 'companyReport';
+
+/**
+ * A CIN or an LLPIN (an LLP has no CIN, and Search by Name returns both kinds): which lookup to call.
+ * Case and surrounding spaces do not matter (the service uppercases identifiers).
+ */
+export function companyIdentifier(
+	ctx: FieldContext,
+	value: unknown,
+): { kind: 'cin' | 'llpin'; id: string } {
+	const id = (typeof value === 'string' ? value : '').trim().toUpperCase();
+	if (CIN_PATTERN.test(id)) return { kind: 'cin', id };
+	if (LLPIN_PATTERN.test(id)) return { kind: 'llpin', id };
+	throw invalidField(
+		ctx,
+		'Company (CIN or LLPIN)',
+		value,
+		'a CIN of 21 letters and digits (e.g. L17110MH1973PLC019786) or an LLPIN like AAB-1234; after Search by Name, map its identifier field, which holds either',
+	);
+}
+
+/**
+ * The same company looked up for several items of one run is one paid lookup: the answer is shared by
+ * every item that names it (kept per execution, keyed by the identifier; a failed lookup is not kept).
+ */
+const lookups = new WeakMap<object, Map<string, Promise<IDataObject>>>();
+
+function lookupOnce(
+	context: IExecuteFunctions,
+	key: string,
+	send: () => Promise<IDataObject>,
+): Promise<IDataObject> {
+	let perRun = lookups.get(context);
+	if (!perRun) lookups.set(context, (perRun = new Map()));
+	const known = perRun.get(key);
+	if (known) return known;
+	const pending = send();
+	perRun.set(key, pending);
+	pending.catch(() => perRun.delete(key));
+	return pending;
+}
 
 const properties: INodeProperties[] = [
 	companyLocatorField,
@@ -24,10 +76,7 @@ const properties: INodeProperties[] = [
 		description:
 			"Whether to download the company report PDF (the response's pdf_url) as a binary file. Responses without a link give no file.",
 	},
-	{
-		...binaryPropertyField,
-		displayOptions: { show: { downloadReportPdf: [true] } },
-	},
+	...versionedBinaryField(binaryPropertyField, PDF_FIELD_V2, { downloadReportPdf: [true] }),
 ];
 
 const displayOptions = { show: { resource: ['company'], operation: ['getByCin'] } };
@@ -40,32 +89,49 @@ export async function execute(
 	policy: RequestPolicy,
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
-	const cin = assertCin(
+	const { kind, id } = companyIdentifier(
 		ctx,
 		this.getNodeParameter('company', itemIndex, '', { extractValue: true }),
-		'Company (CIN)',
 	);
 	const simplify = shapedOutput(this, itemIndex);
-	const download = this.getNodeParameter('downloadReportPdf', itemIndex, false) as boolean;
+	const download =
+		kind === 'cin' && (this.getNodeParameter('downloadReportPdf', itemIndex, false) as boolean);
 	const binaryProperty = download
-		? assertBinaryPropertyName(ctx, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'))
+		? assertBinaryPropertyName(
+				ctx,
+				this.getNodeParameter('binaryPropertyName', itemIndex, binaryDefault(this, PDF_FIELD_V2)),
+			)
 		: '';
 
-	const response = await apiRequest.call(this, {
-		...policy,
-		method: 'POST',
-		path: 'corporate/cin-lookup',
-		body: { cin },
-		itemIndex,
-	});
+	const response = await lookupOnce(this, `${kind}:${id}`, async () =>
+		kind === 'cin'
+			? await apiRequest.call(this, {
+					...policy,
+					method: 'POST',
+					path: 'corporate/cin-lookup',
+					body: { cin: id },
+					itemIndex,
+				})
+			: // an LLP: the LLPIN lookup answers for it, as Get LLP by LLPIN does
+				await apiRequest.call(this, {
+					...policy,
+					method: 'POST',
+					path: 'corporate/llpin-lookup',
+					body: { llpin: id },
+					itemIndex,
+				}),
+	);
+	// items that share one lookup get their own copy of the answer
+	if (kind === 'llpin') return [{ json: simplify ? normalizeLlp(response) : deepCopy(response) }];
 	const summary = normalizeCompany(response);
-	const json = simplify ? summary : response;
+	const json = simplify ? summary : deepCopy(response);
 	if (!download || !summary.pdfUrl) return [{ json }];
 
 	const file = await downloadReportFile.call(
 		this,
 		summary.pdfUrl,
-		`${(summary.cin ?? cin).toLowerCase()}-company-report`,
+		// file names keep the identifier as the registry writes it (uppercase)
+		`${summary.cin ?? id}-company-report`,
 		itemIndex,
 		policy,
 	);

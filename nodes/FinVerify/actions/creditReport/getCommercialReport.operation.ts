@@ -16,7 +16,9 @@ import { assertBinaryPropertyName, assertPan, requireText } from '../../helpers/
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
+	binaryDefault,
 	binaryPropertyField,
+	versionedBinaryField,
 	businessNameField,
 	consentField,
 	outputModeFields,
@@ -24,6 +26,9 @@ import {
 	readConsent,
 	shapedOutput,
 } from '../common.descriptions';
+
+/** From version 2 the report has its own default field, apart from Get by CIN's PDF. */
+const HTML_FIELD_V2 = 'commercialReport';
 
 const properties: INodeProperties[] = [
 	businessNameField,
@@ -52,10 +57,7 @@ const properties: INodeProperties[] = [
 		],
 		description: 'How to return the HTML report the service generates',
 	},
-	{
-		...binaryPropertyField,
-		displayOptions: { show: { output: ['htmlFile'] } },
-	},
+	...versionedBinaryField(binaryPropertyField, HTML_FIELD_V2, { output: ['htmlFile'] }),
 	...outputModeFields,
 	{
 		displayName: 'Options',
@@ -104,7 +106,10 @@ export async function execute(
 	const output = this.getNodeParameter('output', itemIndex, 'htmlFile') as 'htmlFile' | 'json';
 	const asFile = output !== 'json';
 	const binaryProperty = asFile
-		? assertBinaryPropertyName(ctx, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'))
+		? assertBinaryPropertyName(
+				ctx,
+				this.getNodeParameter('binaryPropertyName', itemIndex, binaryDefault(this, HTML_FIELD_V2)),
+			)
 		: '';
 	const simplify = shapedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -184,7 +184,8 @@ export async function execute(
 	if (download) {
 		for (const outcome of summary.bureaus) {
 			if (!outcome.reportLink) continue;
-			const baseName = `${(outcome.pan ?? pan).toLowerCase()}-${outcome.bureau}-credit-report`;
+			// the PAN as the registry writes it (uppercase)
+			const baseName = `${outcome.pan ?? pan}-${outcome.bureau}-credit-report`;
 			files.set(
 				outcome.bureau,
 				await downloadReportFile.call(this, outcome.reportLink, baseName, itemIndex, policy),

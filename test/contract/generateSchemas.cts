@@ -40,6 +40,10 @@ for (const contract of RESPONSES) {
 	}
 }
 
+// Get by CIN answers with the LLP record when it is given an LLPIN: its schema covers both records
+for (const mode of ['normalized', 'simplified'] as const)
+	add('company.getByCin', mode, samples.get(`company.getLlpByLlpin|${mode}`) ?? []);
+
 const recorded = process.argv[2];
 if (recorded) {
 	for (const line of readFileSync(recorded, 'utf8').split('\n').filter(Boolean)) {

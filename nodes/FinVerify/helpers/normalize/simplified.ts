@@ -47,6 +47,31 @@ const JOURNEY_STATUS = same(
 	'errorMessage',
 );
 
+const COMPANY_VIEW = same(
+	'cin',
+	'name',
+	'status',
+	'companyType',
+	'listed',
+	'dateOfIncorporation',
+	'state',
+	'authorisedCapital',
+	'paidUpCapital',
+	'pan',
+);
+
+const LLP_VIEW = same(
+	'llpin',
+	'name',
+	'status',
+	'dateOfIncorporation',
+	'state',
+	'rocCode',
+	'totalObligationOfContribution',
+	'pan',
+	'email',
+);
+
 const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'creditReport.getMultiBureauReport': (json) =>
 		'bureau' in json
@@ -61,29 +86,9 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 					'pan',
 					'requestId',
 				),
-	'company.getByCin': same(
-		'cin',
-		'name',
-		'status',
-		'companyType',
-		'listed',
-		'dateOfIncorporation',
-		'state',
-		'authorisedCapital',
-		'paidUpCapital',
-		'pan',
-	),
-	'company.getLlpByLlpin': same(
-		'llpin',
-		'name',
-		'status',
-		'dateOfIncorporation',
-		'state',
-		'rocCode',
-		'totalObligationOfContribution',
-		'pan',
-		'email',
-	),
+	// Get by CIN returns the LLP record when it is given an LLPIN (an LLP has no CIN)
+	'company.getByCin': (json) => ('cin' in json ? COMPANY_VIEW : LLP_VIEW),
+	'company.getLlpByLlpin': LLP_VIEW,
 	'company.getEntityByPan': same(
 		'pan',
 		'name',

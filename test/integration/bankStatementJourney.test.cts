@@ -594,4 +594,27 @@ describe('both shapes give the same simplified figures for the same account hold
 		});
 		expect(view(sample)).toEqual(view(reference));
 	});
+
+	test.each(['getStatus', 'getAnalysis'])(
+		'%s, node version 2: the same Simplified output in both shapes',
+		async (name) => {
+			const outputs = await Promise.all(
+				(['sample', 'reference'] as const).map(async (shape) => {
+					const sandbox = sandboxes[shape];
+					const clientId = await journeyAt(sandbox, 'analysis_complete');
+					const wf = withParameters(fixture(name), NODE, { clientId });
+					const v2 = {
+						...wf,
+						nodes: wf.nodes.map((n) => (n.name === NODE ? { ...n, typeVersion: 2 } : n)),
+					};
+					const [json] = (await sandbox.run(v2)).json(NODE);
+					// each sandbox started its own journey: its id and timestamps differ
+					const { clientId: _id, updatedAt: _at, ...facts } = json;
+					return facts;
+				}),
+			);
+			expect(Object.keys(outputs[0]).length).toBeGreaterThanOrEqual(3);
+			expect(outputs[0]).toEqual(outputs[1]);
+		},
+	);
 });

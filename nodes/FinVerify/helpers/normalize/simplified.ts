@@ -37,15 +37,8 @@ const REQUESTED_EXTRAS = [
 	'timedOut',
 ];
 
-const JOURNEY_STATUS = same(
-	'clientId',
-	'status',
-	'isFinal',
-	'isSuccessful',
-	'completedAccounts',
-	'failedAccounts',
-	'errorMessage',
-);
+// what both shapes of a journey status carry (the reference shape has no account counts)
+const JOURNEY_STATUS = same('clientId', 'status', 'isFinal', 'isSuccessful', 'updatedAt');
 
 const COMPANY_VIEW = same(
 	'cin',
@@ -153,14 +146,15 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 		'isSuccessful' in json
 			? JOURNEY_STATUS
 			: same(...Object.keys(json).filter((k) => k !== 'shape')),
+	// what both shapes of an analysis carry (the health score is the sample shape's alone)
 	'bankStatementJourney.getAnalysis': {
-		healthScore: at('healthScore.score'),
-		anyBounce: at('flags.anyBounce'),
-		negativeBalance: at('flags.negativeBalance'),
-		averageMonthlyBalance: at('averageMonthlyBalance'),
 		totalCredits: at('totalCredits'),
 		totalDebits: at('totalDebits'),
 		netFlow: at('netFlow'),
+		averageMonthlyBalance: at('averageMonthlyBalance'),
+		minimumMonthlyBalance: at('minimumMonthlyBalance'),
+		anyBounce: at('flags.anyBounce'),
+		inwardChequeReturn: at('flags.inwardChequeReturn'),
 		periodFrom: at('periodFrom'),
 		periodTo: at('periodTo'),
 		clientId: at('clientId'),

@@ -480,6 +480,11 @@ export async function apiRequest(
 			);
 		}
 
+		// a truncated or garbled body of a read is transient like a 502; a create's is ambiguous: not re-sent
+		if (ok && malformed && idempotent && attempt < maxRetries) {
+			await sleep(retryDelayMs(attempt));
+			continue;
+		}
 		if (!ok && attempt < maxRetries && shouldRetryStatus(status, idempotent)) {
 			await sleep(retryDelayMs(attempt, response.headers?.['retry-after']));
 			continue;
@@ -578,10 +583,11 @@ export async function downloadDocument(
 			const contentType = headerValue(response.headers as IDataObject, 'content-type');
 			const data = Buffer.from(response.body as ArrayBuffer);
 			const type = contentType?.split(';')[0].trim().toLowerCase();
-			// an error envelope served as the "document" is an error, not a file
+			// JSON is never a document: an error envelope is an error; anything else (a garbled answer) is
+			// retried like any transient failure, and never saved as the report file
 			if (type === 'application/json') {
-				const { parsed } = parseBody(data);
-				if (isErrorEnvelope(parsed)) {
+				const { parsed, malformed } = parseBody(data);
+				if (!malformed && isErrorEnvelope(parsed)) {
 					const parsedError = parseApiError(parsed, status);
 					throw new NodeApiError(
 						this.getNode(),
@@ -596,6 +602,20 @@ export async function downloadDocument(
 						},
 					);
 				}
+				if (attempt < maxRetries) {
+					await sleep(retryDelayMs(attempt));
+					continue;
+				}
+				throw new NodeApiError(
+					this.getNode(),
+					{ message: 'Not a document', code: 'NOT_A_DOCUMENT' },
+					{
+						message: 'Document download failed: the link answered JSON instead of a file',
+						description: `after ${attempt + 1} attempt(s)`,
+						httpCode: String(status),
+						itemIndex,
+					},
+				);
 			}
 			return { data, contentType: type };
 		}

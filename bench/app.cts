@@ -89,6 +89,7 @@ class App {
 		// n8n under load sometimes drops a connection: a call is retried, never the workflow run it started
 		for (let attempt = 0; !res; attempt++) {
 			try {
+				if (attempt > 0) await sleep(2000);
 				res = await fetch(`${this.url}${p}`, {
 					method,
 					headers: {
@@ -97,13 +98,14 @@ class App {
 					},
 					body: body === undefined ? undefined : JSON.stringify(body),
 				});
+				// SQLite under load: n8n answers 503 "Database is not ready!" for a moment
+				if (res.status === 503 && method === 'GET' && attempt < 4) res = undefined;
 			} catch (error) {
 				if (attempt >= 4 || method !== 'GET') throw error;
-				await sleep(2000);
 			}
 		}
-		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 500)}`);
+		const text = await res!.text();
+		if (!res!.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 500)}`);
 		return (text ? JSON.parse(text) : undefined) as T;
 	}
 

@@ -178,6 +178,7 @@ export function render(r: Json): { block: string; targets: Target[] } {
 			'',
 			`${r.app.items.toLocaleString('en')} items made by a Code node, then the measured node; "node time" is the node's executionTime from the stored execution, "execution" the whole run (Code node, saving). Ideal ${s(r.app.idealMs)}.`,
 			'',
+			...(r.app.note ? [`Note: ${r.app.note}.`, ''] : []),
 			'| Variant | Node time | ÷ FinVerify node | Execution |',
 			'|---|---|---|---|',
 			...(

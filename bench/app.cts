@@ -271,7 +271,9 @@ function folderBytes(dir: string): number {
 
 async function startApp(stub: StubProcess, workflows: Json[], name: string): Promise<App> {
 	const stack = await App.create(name);
-	lib.installPackage(stack.userFolder, { packageRoot: writeFloorPackage() });
+	const floor = writeFloorPackage();
+	lib.installPackage(stack.userFolder, { packageRoot: floor });
+	fs.rmSync(floor, { recursive: true, force: true });
 	await lib.importCredential(stack.runtime, stack.env, {
 		...CREDENTIAL,
 		data: {

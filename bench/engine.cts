@@ -2,6 +2,7 @@
  * Scenarios in n8n-core's real engine (test/harness, the built dist/ as n8n loads it) against the stub service:
  * throughput and CPU per item (node, floor node, axios loops), a CPU profile, per-item cost at several sizes.
  */
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
@@ -24,7 +25,9 @@ export interface Timing extends Record<string, number> {
 
 export async function createEngine(stub: StubProcess): Promise<Engine> {
 	const engine = await Engine.create({ fromSource: false });
-	await engine.nodeTypes.loadPackage(writeFloorPackage(), { fromSource: false });
+	const floor = writeFloorPackage();
+	await engine.nodeTypes.loadPackage(floor, { fromSource: false });
+	fs.rmSync(floor, { recursive: true, force: true }); // loaded: the temporary package is not needed any more
 	engine.setCredentials({ finVerifyApi: { environment: 'custom', baseUrl: stub.url, ...KEYS } });
 	return engine;
 }

@@ -138,7 +138,7 @@ test('error-handling: the not-found CIN leaves through the error output and is r
 	expect(failed).toHaveLength(1);
 	expect(failed[0]).toMatchObject({
 		error: expect.stringContaining('U00000MH0000PTC000404'),
-		details: { code: 'COMPANY_NOT_FOUND', httpCode: '404' },
+		details: { code: 'COMPANY_NOT_FOUND', httpCode: 404 },
 	});
 
 	expect(r.json('Verified company')).toEqual([

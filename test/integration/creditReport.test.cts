@@ -186,8 +186,8 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 		});
 
 		test.each([
-			['unprocessable', '422'],
-			['serverError', '500'],
+			['unprocessable', 422],
+			['serverError', 500],
 		])(
 			'%s: the API error goes to the error output with its HTTP status',
 			async (scenario, httpCode) => {
@@ -271,7 +271,7 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 			const result = await run(fixture('getCommercialReport.notFound'));
 			expect(result.output(NODE, 0)).toHaveLength(0);
 			expect(result.output(NODE, 1)[0].json).toMatchObject({
-				details: { code: 'REPORT_NOT_FOUND', httpCode: '404' },
+				details: { code: 'REPORT_NOT_FOUND', httpCode: 404 },
 			});
 		});
 
@@ -282,7 +282,7 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 			});
 			const [failed] = result.output(NODE, 1);
 			expect(failed.json).toMatchObject({
-				details: { code: 'PERMISSION_DENIED', httpCode: '403' },
+				details: { code: 'PERMISSION_DENIED', httpCode: 403 },
 			});
 		});
 	});

@@ -80,9 +80,9 @@ describe('Get EPFO Record (one documented shape)', () => {
 	});
 
 	test.each([
-		['notFound', 'EPFO_RECORD_NOT_FOUND', '404'],
-		['rateLimited', 'RATE_LIMITED', '429'],
-		['upstreamUnavailable', 'UPSTREAM_UNAVAILABLE', '503'],
+		['notFound', 'EPFO_RECORD_NOT_FOUND', 404],
+		['rateLimited', 'RATE_LIMITED', 429],
+		['upstreamUnavailable', 'UPSTREAM_UNAVAILABLE', 503],
 	])('%s: %s on the error output', async (scenario, code, httpCode) => {
 		const result = await run(fixture(`getEpfoRecord.${scenario}`));
 		expect(result.error).toBeUndefined();

@@ -90,7 +90,7 @@ test('concurrency 1 sends one request at a time', async () => {
 
 test('without Continue On Fail, the first failing item stops the run with its item index', async () => {
 	const result = await engine.run(lookupEach([{ cin: cins[0] }, { cin: 'bad' }, { cin: cins[1] }]));
-	expect(result.error?.message).toBe('Invalid Company (CIN) in item 1 (got "bad")');
+	expect(result.error?.message).toBe('Invalid Company (CIN or LLPIN) in item 1 (got "bad")');
 	expect(result.error?.description).toContain('21 letters and digits');
 });
 
@@ -103,8 +103,12 @@ test('Continue On Fail (regular output): error items keep their place and pairin
 	const items = result.output('FinVerify');
 	expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	expect(items[1].json).toEqual({
-		error: 'Invalid Company (CIN) in item 1 (got "bad")',
-		details: { description: expect.stringContaining('21 letters and digits') },
+		error: 'Invalid Company (CIN or LLPIN) in item 1 (got "bad")',
+		details: {
+			code: 'INVALID_INPUT',
+			httpCode: null,
+			description: expect.stringContaining('21 letters and digits'),
+		},
 	});
 	expect(items[0].json.cin).toBeDefined();
 	expect(stub.requests).toHaveLength(2);
@@ -136,6 +140,6 @@ test('Continue (using error output): API failures go to the error branch, succes
 	expect(failed[0].json).toMatchObject({
 		cin: cins[1], // n8n merges the input item into error-output items
 		error: 'Company not found',
-		details: { code: 'COMPANY_NOT_FOUND', httpCode: '404' },
+		details: { code: 'COMPANY_NOT_FOUND', httpCode: 404 },
 	});
 });

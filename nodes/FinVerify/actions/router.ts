@@ -57,11 +57,21 @@ function errorItem(
 	error: NodeApiError | NodeOperationError,
 	itemIndex: number,
 ): INodeExecutionData {
-	const details: IDataObject = { description: error.description ?? null };
-	if (error instanceof NodeApiError) {
-		details.code = apiErrorCode(error);
-		details.httpCode = error.httpCode ?? null;
-	}
+	// the same keys for every failure, so a Switch on details.code sees every case: the service's code and
+	// HTTP status (a number) for its answers; INVALID_INPUT (set by the input checks) or NODE_ERROR and no
+	// status for what the node stopped itself
+	const isApi = error instanceof NodeApiError;
+	const ownCode = (error.context as IDataObject | undefined)?.code;
+	const httpCode = isApi && error.httpCode ? Number(error.httpCode) : null;
+	const details: IDataObject = {
+		code: isApi
+			? (apiErrorCode(error) ?? null)
+			: typeof ownCode === 'string'
+				? ownCode
+				: 'NODE_ERROR',
+		httpCode: httpCode !== null && Number.isFinite(httpCode) ? httpCode : null,
+		description: error.description ?? null,
+	};
 	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 }
 

@@ -38,6 +38,12 @@ const shown = (value: unknown): string => {
 	return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
 };
 
+/** Marks an input-check error: error items carry `details.code` INVALID_INPUT (see the router). */
+function inputError(error: NodeOperationError): NodeOperationError {
+	error.context.code = 'INVALID_INPUT';
+	return error;
+}
+
 export function invalidField(
 	ctx: FieldContext,
 	field: string,
@@ -46,10 +52,12 @@ export function invalidField(
 	options: { showValue?: boolean } = {},
 ): NodeOperationError {
 	const got = options.showValue === false ? '' : ` (got ${shown(value)})`;
-	return new NodeOperationError(ctx.node, `Invalid ${field} in item ${ctx.itemIndex}${got}`, {
-		itemIndex: ctx.itemIndex,
-		description: `${field}: expected ${expected}. Nothing was sent to the service.`,
-	});
+	return inputError(
+		new NodeOperationError(ctx.node, `Invalid ${field} in item ${ctx.itemIndex}${got}`, {
+			itemIndex: ctx.itemIndex,
+			description: `${field}: expected ${expected}. Nothing was sent to the service.`,
+		}),
+	);
 }
 
 const asText = (value: unknown): string =>
@@ -157,10 +165,12 @@ export function assertConsent(
 	field = 'Subject Has Consented',
 ): 'Y' {
 	if (value !== true) {
-		throw new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
-			itemIndex: ctx.itemIndex,
-			description: `${field}: expected Yes (true), confirming the subject has consented to this check. Nothing was sent to the service.`,
-		});
+		throw inputError(
+			new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
+				itemIndex: ctx.itemIndex,
+				description: `${field}: expected Yes (true), confirming the subject has consented to this check. Nothing was sent to the service.`,
+			}),
+		);
 	}
 	return 'Y';
 }
@@ -187,10 +197,12 @@ export function assertGender(
 ): 'male' | 'female' {
 	const text = asText(value);
 	if (text === '') {
-		throw new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
-			itemIndex: ctx.itemIndex,
-			description: `${field}: choose Female or Male, or map it from your data (M, F, Male, Female are accepted). Nothing was sent to the service.`,
-		});
+		throw inputError(
+			new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
+				itemIndex: ctx.itemIndex,
+				description: `${field}: choose Female or Male, or map it from your data (M, F, Male, Female are accepted). Nothing was sent to the service.`,
+			}),
+		);
 	}
 	const gender = GENDER_SYNONYMS[text.toLowerCase()];
 	if (gender === undefined) {
@@ -212,13 +224,15 @@ export function assertGender(
 export function assertSetByWorkflow(ctx: FieldContext, parameterName: string, field: string): void {
 	const raw = ctx.node.parameters?.[parameterName];
 	if (typeof raw === 'string' && /\bfromAI\s*\(/i.test(raw)) {
-		throw new NodeOperationError(
-			ctx.node,
-			`${field} cannot be filled by an AI model (item ${ctx.itemIndex})`,
-			{
-				itemIndex: ctx.itemIndex,
-				description: `${field}: set it in the workflow (a fixed choice or an expression on your own data), not with $fromAI(). Nothing was sent to the service.`,
-			},
+		throw inputError(
+			new NodeOperationError(
+				ctx.node,
+				`${field} cannot be filled by an AI model (item ${ctx.itemIndex})`,
+				{
+					itemIndex: ctx.itemIndex,
+					description: `${field}: set it in the workflow (a fixed choice or an expression on your own data), not with $fromAI(). Nothing was sent to the service.`,
+				},
+			),
 		);
 	}
 }

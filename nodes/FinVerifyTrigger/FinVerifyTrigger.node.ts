@@ -320,14 +320,15 @@ export class FinVerifyTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 60,
 						description:
-							'A delivery whose ID was already received within this window is acknowledged and ignored. 0 turns deduplication off.',
+							'A delivery whose event (its signed ID, or its signed content) was already received within this window is acknowledged and ignored. 0 turns deduplication off.',
 					},
 					{
 						displayName: 'Delivery ID Header',
 						name: 'idHeader',
 						type: 'string',
 						default: 'X-Webhook-Id',
-						description: 'Header carrying the unique delivery ID used for deduplication',
+						description:
+							'Header carrying the delivery ID, shown as deliveryId when the body has no ID (deduplication uses signed content only)',
 					},
 					{
 						displayName: 'Event Header',

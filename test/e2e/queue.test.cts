@@ -20,7 +20,7 @@ const WEBHOOK_SECRET = 'sandbox-webhook-secret';
 const LOAD = {
 	deliveries: Number(process.env.FINVERIFY_QUEUE_DELIVERIES || 1000),
 	sentTwice: Number(process.env.FINVERIFY_QUEUE_DUPLICATES || 100),
-	forged: 200,
+	forged: Math.min(200, Number(process.env.FINVERIFY_QUEUE_DELIVERIES || 1000)),
 	inFlight: 20,
 };
 const THROUGHPUT_RUNS = 60;
@@ -272,6 +272,64 @@ test('a waiting execution is resumed on a worker when its callback reaches the w
 	figure(
 		'waiting execution',
 		`first part on ${both[0]}, resumed on ${both[1]} after the callback reached the webhook processor`,
+	);
+});
+
+test('Wait for Completion: a journey waits in the database (no worker held), intermediate callbacks answered by the webhook processor, the final one resumes it on a worker', async () => {
+	const wf = stack.example('bank-statement-journey-wait.json');
+	const node = 'Start journey and wait';
+	const id = await stack.runManually(wf);
+	const waiting = await stack.waitForExecution(id, {
+		until: ['waiting', 'success', 'error', 'crashed'],
+	});
+	expect(waiting.status).toBe('waiting');
+	const clientId = String(waiting.run.json(node)[0].clientId);
+	const [init] = (await stack.sandbox.control.requests('aa-bsa-journey/init')).slice(-1);
+	expect(String((init.body as { webhook_url?: string }).webhook_url)).toMatch(
+		new RegExp(`^${stack.webhookUrl}/webhook-waiting/${id}\\?`),
+	);
+	const firstPart = stack.workerOf().get(id) ?? [];
+	expect(firstPart).toHaveLength(1);
+
+	type Delivery = {
+		subject: string;
+		status: string;
+		payload: { status: string };
+		attempts: { status: number | null }[];
+	};
+	const delivered = (count: number) =>
+		waitFor(
+			async () => {
+				const list = ((await stack.sandbox.control.webhooks()) as unknown as Delivery[]).filter(
+					(d) => d.subject === clientId,
+				);
+				return list.length >= count && list.every((d) => d.status !== 'pending') ? list : undefined;
+			},
+			{ timeoutMs: 60_000, intervalMs: 200, what: `${count} callbacks for ${clientId}` },
+		);
+	await stack.sandbox.control.advanceJourney(clientId, 'consent_pending');
+	await delivered(1);
+	expect((await stack.execution(id)).status).toBe('waiting'); // answered 200, still waiting
+	await stack.sandbox.control.advanceJourney(clientId, 'consent_granted');
+	const done = await stack.waitForExecution(id, { timeoutMs: 90_000 });
+	expect(done.status).toBe('success');
+	const list = await delivered(4);
+	expect(list.map((d) => [d.payload.status, d.attempts.map((a) => a.status)])).toEqual([
+		['consent_pending', [200]],
+		['consent_granted', [200]],
+		['data_fetched', [200]],
+		['analysis_complete', [200]],
+	]);
+	expect(done.run.json(node)[0]).toMatchObject({
+		clientId,
+		status: 'analysis_complete',
+		isFinal: true,
+	});
+	const both = stack.workerOf().get(id) ?? [];
+	expect(both).toHaveLength(2); // the start, then the resume: both on workers
+	figure(
+		'journey with Wait for Completion',
+		`started on ${both[0]}, waited in the database through 3 intermediate callbacks, resumed on ${both[1]} by the final one`,
 	);
 });
 

@@ -88,6 +88,8 @@ async function shutdown(code, why) {
 		...n8nChildren,
 		...(sandbox ? [{ name: 'sandbox', child: sandbox }] : []),
 	].filter((c) => lib.groupAlive(c.child.pid));
+	const cli = await lib.stopCliCommands(); // an n8n import still running (Ctrl-C during the set-up)
+	if (cli) say(`stopped ${cli} running n8n CLI command(s)`);
 	if (running.length) say(`stopping ${running.map((c) => c.name).join(', ')} …`);
 	const left = [];
 	for (const [name, ok] of await Promise.all(
@@ -109,6 +111,7 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 	});
 }
 process.on('exit', () => {
+	lib.killCliCommandsNow();
 	for (const c of n8nChildren) lib.killGroupNow(c.child);
 	if (sandbox) lib.killGroupNow(sandbox);
 	for (const s of [services.pg, services.redis]) if (s) lib.killGroupNow(s.child);

@@ -25,6 +25,10 @@ export interface NormalisedEvent extends IDataObject {
 	type: EventType;
 	/** client_id of a journey or session_id of a session. */
 	id: string;
+	/** The journey's client_id under the name Start Journey outputs it (null for sessions). */
+	clientId: string | null;
+	/** The session's session_id under the name Create Session outputs it (null for journeys). */
+	sessionId: string | null;
 	event: string;
 	status: string;
 	previousStatus: string | null;
@@ -169,6 +173,8 @@ export function normaliseEvent(body: IDataObject, meta: DeliveryMeta = {}): Pars
 		event: {
 			type,
 			id,
+			clientId: type === 'journey' ? id : null,
+			sessionId: type === 'session' ? id : null,
 			event: eventName ?? (type === 'journey' ? JOURNEY_EVENT : SESSION_EVENT),
 			status,
 			previousStatus,

@@ -95,6 +95,8 @@ describe('HMAC Signature (default)', () => {
 			{
 				type: 'journey',
 				id: 'aa_0123456789abcdef01234567',
+				clientId: 'aa_0123456789abcdef01234567',
+				sessionId: null,
 				event: 'aa_bsa_journey.status_changed',
 				status: 'analysis_complete',
 				previousStatus: 'data_fetched',

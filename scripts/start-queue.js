@@ -214,7 +214,7 @@ async function importData(runtime, env) {
 		);
 		for (const w of workflows.filter((x) => lib.hasFinVerifyTrigger(x.workflow))) {
 			say(`import: publishing "${w.workflow.name}" …`);
-			await lib.runN8n(runtime, env, ['publish:workflow', `--id=${w.workflow.id}`]);
+			await lib.publishWorkflow(runtime, env, w.workflow.id);
 		}
 		state.workflows = hash(workflows);
 	} else say('import: credential and examples already in this database');

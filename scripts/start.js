@@ -237,7 +237,7 @@ async function importData(runtime, env) {
 				`import: publishing "${w.workflow.name}" (its FinVerify Trigger listens only while published) …`,
 			);
 			try {
-				await lib.runN8n(runtime, env, ['publish:workflow', `--id=${w.workflow.id}`]);
+				await lib.publishWorkflow(runtime, env, w.workflow.id);
 			} catch (e) {
 				say(
 					`WARNING: could not publish "${w.workflow.name}"; publish it in the editor. ${String(e.message).split('\n')[0]}`,

@@ -261,9 +261,9 @@ export class N8nStack {
 		return lib.runN8n(this.runtime, this.env, args, { timeoutMs });
 	}
 
-	/** `n8n publish:workflow --id=…` (before `start`: a running n8n does not see it). */
+	/** Activate a workflow (`n8n publish:workflow`, 1.x `update:workflow --active=true`) before `start`. */
 	async publish(id: string): Promise<void> {
-		await this.cli(['publish:workflow', `--id=${id}`]);
+		await lib.publishWorkflow(this.runtime, this.env, id);
 	}
 
 	/** `n8n export:nodes` → node type names. */
@@ -354,7 +354,11 @@ export class N8nStack {
 		const r = await this.rest<{ data: { executionId: string } }>(
 			'POST',
 			`/rest/workflows/${workflow.id}/run`,
-			{ triggerToStartFrom: { name: trigger.name } },
+			{
+				triggerToStartFrom: { name: trigger.name },
+				// n8n 1.x runs the workflow data it is sent (2.x loads it by id)
+				...(this.runtime.n8nVersion.startsWith('1.') ? { workflowData: workflow } : {}),
+			},
 		);
 		return r.data.executionId;
 	}

@@ -4,16 +4,14 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
 	DEFAULT_TIME_LIMIT_SECONDS,
 	MAX_TIME_LIMIT_SECONDS,
 	MIN_POLL_INTERVAL_SECONDS,
-	planPolling,
-	pollUntil,
 } from '../../helpers/polling';
+import { pollToFinal } from '../completion/poll';
 import { shapedOutput } from '../common.descriptions';
 
 /**
@@ -103,30 +101,13 @@ export async function statusOutput(
 	const wait = this.getNodeParameter('waitForFinalStatus', itemIndex, false) as boolean;
 	if (!wait) return output(await fetchStatus());
 
-	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
-	const plan = planPolling(options.pollInterval, options.timeLimit);
-	const outcome = await pollUntil(
-		async () => {
-			const raw = await fetchStatus();
-			return { raw, summary: summarize(raw) };
-		},
-		(poll) => poll.summary.isFinal,
-		plan,
-		{ now: () => Date.now(), sleep: async (ms) => await sleep(ms) },
+	const last = await pollToFinal.call(
+		this,
+		itemIndex,
+		subject,
+		fetchStatus,
+		summarize,
+		"let a webhook (FinVerify Trigger or a Wait node's resume URL) tell you when it is done",
 	);
-	if (outcome.timedOut && (options.onTimeout ?? 'error') === 'error') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`${subject} did not reach a final status within ${plan.timeLimitMs / 1000} seconds`,
-			{
-				itemIndex,
-				description: `Last status: ${outcome.last.summary.status ?? 'unknown'} after ${outcome.polls} status request(s). Raise "Time Limit", choose "Return Last Status" under "On Time Limit", or let a webhook (FinVerify Trigger or a Wait node's resume URL) tell you when it is done.`,
-			},
-		);
-	}
-	return output(outcome.last.raw, {
-		polls: outcome.polls,
-		waitedSeconds: Math.round(outcome.elapsedMs / 1000),
-		timedOut: outcome.timedOut,
-	});
+	return output(last.raw, last.progress);
 }

@@ -6,20 +6,20 @@ import type { StatusSummary } from '../bankStatementJourney/wait';
 import { shapedOutput } from '../common.descriptions';
 
 /**
- * Wait for Completion "By Polling" after a start operation: status requests no faster than every 5
- * seconds, at most one hour, inside the running execution (which stays running meanwhile). Returns
- * the start output together with the last status; on the time limit fails or returns the last status
- * as the Wait Options say.
+ * Status requests until the status is final or the time limit is reached: no faster than every 5
+ * seconds (the service's rule), at most one hour, inside the running execution. On the time limit it
+ * fails (naming the last status, with `timeLimitHint` saying what else to do) or returns the last status,
+ * as the Wait Options say. Shared by the start operations' "By Polling" and the status operations' "Wait
+ * for a Final Status".
  */
-export async function pollAfterStart(
+export async function pollToFinal(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	subject: string,
-	started: IDataObject,
 	fetchStatus: () => Promise<IDataObject>,
 	summarize: (raw: IDataObject) => StatusSummary,
-): Promise<IDataObject> {
-	const simplify = shapedOutput(this, itemIndex);
+	timeLimitHint: string,
+): Promise<{ raw: IDataObject; summary: StatusSummary; progress: IDataObject }> {
 	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
 	const plan = planPolling(options.pollInterval, options.timeLimit);
 	const outcome = await pollUntil(
@@ -37,7 +37,7 @@ export async function pollAfterStart(
 			`${subject} did not reach a final status within ${plan.timeLimitMs / 1000} seconds`,
 			{
 				itemIndex,
-				description: `Last status: ${outcome.last.summary.status ?? 'unknown'} after ${outcome.polls} status request(s). Raise "Time Limit", choose "Return Last Status" under "On Time Limit", or set Wait for Completion to "Until the Service Calls Back" where the service calls back.`,
+				description: `Last status: ${outcome.last.summary.status ?? 'unknown'} after ${outcome.polls} status request(s). Raise "Time Limit", choose "Return Last Status" under "On Time Limit", or ${timeLimitHint}.`,
 			},
 		);
 	}
@@ -46,6 +46,30 @@ export async function pollAfterStart(
 		waitedSeconds: Math.round(outcome.elapsedMs / 1000),
 		timedOut: outcome.timedOut,
 	};
-	if (!simplify) return { start: started, status: outcome.last.raw, ...progress };
-	return { ...started, ...outcome.last.summary, ...progress };
+	return { ...outcome.last, progress };
+}
+
+/**
+ * Wait for Completion "By Polling" after a start operation (the execution stays running meanwhile).
+ * Returns the start output together with the last status.
+ */
+export async function pollAfterStart(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	subject: string,
+	started: IDataObject,
+	fetchStatus: () => Promise<IDataObject>,
+	summarize: (raw: IDataObject) => StatusSummary,
+): Promise<IDataObject> {
+	const simplify = shapedOutput(this, itemIndex);
+	const last = await pollToFinal.call(
+		this,
+		itemIndex,
+		subject,
+		fetchStatus,
+		summarize,
+		'set Wait for Completion to "Until the Service Calls Back" where the service calls back',
+	);
+	if (!simplify) return { start: started, status: last.raw, ...last.progress };
+	return { ...started, ...last.summary, ...last.progress };
 }

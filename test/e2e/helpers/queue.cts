@@ -9,7 +9,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { startTestSandbox } from '../../harness/sandbox.cjs';
-import { ensureBuilt, freePort, log, OWNER, RunData, waitFor, type Workflow } from './stack.cjs';
+import {
+	ensureBuilt,
+	freePort,
+	log,
+	manualRunBody,
+	OWNER,
+	restRequest,
+	RunData,
+	waitFor,
+	type Workflow,
+} from './stack.cjs';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const lib = require('../../../scripts/n8n-env.js');
@@ -164,7 +174,7 @@ export class QueueStack {
 		]);
 		for (const p of publish) {
 			const id = p.endsWith('.json') ? stack.example(p).id : p;
-			await lib.runN8n(runtime, env, ['publish:workflow', `--id=${id}`]);
+			await lib.publishWorkflow(runtime, env, id);
 		}
 		log(
 			`${name}: database ready, ${examples.length + extraWorkflows.length} workflows imported (${Date.now() - t0} ms)`,
@@ -248,28 +258,16 @@ export class QueueStack {
 		return map;
 	}
 
-	async rest<T = Json>(method: string, p: string, body?: unknown): Promise<T> {
-		const res = await fetch(`${this.url}${p}`, {
-			method,
-			headers: {
-				cookie: this.cookie,
-				...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 500)}`);
-		return (text ? JSON.parse(text) : undefined) as T;
+	rest<T = Json>(method: string, p: string, body?: unknown): Promise<T> {
+		return restRequest<T>(this.url, this.cookie, method, p, body);
 	}
 
 	/** The editor's "Execute workflow": in queue mode (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS) a worker runs it. */
 	async runManually(workflow: Workflow): Promise<string> {
-		const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-		if (!trigger) throw new Error(`${workflow.name} has no Manual Trigger`);
 		const r = await this.rest<{ data: { executionId: string } }>(
 			'POST',
 			`/rest/workflows/${workflow.id}/run`,
-			{ triggerToStartFrom: { name: trigger.name } },
+			manualRunBody(workflow, this.runtime.n8nVersion),
 		);
 		return String(r.data.executionId);
 	}

@@ -174,6 +174,38 @@ export interface StackOptions {
  * One n8n instance (user folder + ports + database) and one in-process sandbox.
  * create() → importAll() → [publish()] → [start()] → … → stop().
  */
+/** A REST call to n8n with a login cookie; resolves the parsed body (throws on non-2xx). */
+export async function restRequest<T = Json>(
+	url: string,
+	cookie: string,
+	method: string,
+	p: string,
+	body?: unknown,
+): Promise<T> {
+	const res = await fetch(`${url}${p}`, {
+		method,
+		headers: {
+			cookie,
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 500)}`);
+	return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** The body of `POST /rest/workflows/<id>/run` that starts a workflow at its Manual Trigger. */
+export function manualRunBody(workflow: Workflow, n8nVersion: string): Json {
+	const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	if (!trigger) throw new Error(`${workflow.name} has no Manual Trigger`);
+	return {
+		triggerToStartFrom: { name: trigger.name },
+		// n8n 1.x runs the workflow data it is sent (2.x loads it by id)
+		...(n8nVersion.startsWith('1.') ? { workflowData: workflow } : {}),
+	};
+}
+
 export class N8nStack {
 	n8n?: ReturnType<typeof lib.spawnGroup>;
 	cookie = '';
@@ -333,34 +365,18 @@ export class N8nStack {
 	}
 
 	/** A REST call with the owner's login cookie; resolves the parsed body (throws on non-2xx). */
-	async rest<T = Json>(method: string, p: string, body?: unknown): Promise<T> {
-		const res = await fetch(`${this.url}${p}`, {
-			method,
-			headers: {
-				cookie: this.cookie,
-				...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 500)}`);
-		return (text ? JSON.parse(text) : undefined) as T;
+	rest<T = Json>(method: string, p: string, body?: unknown): Promise<T> {
+		return restRequest<T>(this.url, this.cookie, method, p, body);
 	}
 
 	/** Run a workflow the way the editor's "Execute workflow" button does; resolves the execution id. */
 	async runManually(workflow: Workflow): Promise<string> {
-		const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-		if (!trigger) throw new Error(`${workflow.name} has no Manual Trigger`);
 		const r = await this.rest<{ data: { executionId: string } }>(
 			'POST',
 			`/rest/workflows/${workflow.id}/run`,
-			{
-				triggerToStartFrom: { name: trigger.name },
-				// n8n 1.x runs the workflow data it is sent (2.x loads it by id)
-				...(this.runtime.n8nVersion.startsWith('1.') ? { workflowData: workflow } : {}),
-			},
+			manualRunBody(workflow, this.runtime.n8nVersion),
 		);
-		return r.data.executionId;
+		return String(r.data.executionId);
 	}
 
 	/** Executions (newest first), optionally of one workflow. */

@@ -1,7 +1,7 @@
 /**
  * The "floor" node: the least a node can do on n8n's request path. It reads the CIN through the same expression
  * parameter the FinVerify node gets (`={{ $json.cin }}`), sends it with `httpRequestWithAuthentication` and the
- * FinVerify credential, 10 requests in flight, and returns the parsed body: no validation, no normalising, no
+ * FinVerify credential, 10 requests in flight, and returns the parsed body: no validation, no normalizing, no
  * retries. Written at run time as a package of its own (plain JavaScript, as n8n loads a built package), so the
  * engine and the real app load it the same way; nothing of it ships.
  */

@@ -19,7 +19,7 @@ import {
 	releaseInProcess,
 } from './dedupe';
 import type { EventFilter, EventType } from './events';
-import { applyFilter, normaliseEvent, parseJsonBody } from './events';
+import { applyFilter, normalizeEvent, parseJsonBody } from './events';
 import { fetchJourneyResults } from './results';
 import {
 	DEFAULT_SIGNATURE_HEADERS,
@@ -449,20 +449,20 @@ export class FinVerifyTrigger implements INodeType {
 		const parsed = parseJsonBody(rawBody, this.getBodyData());
 		if (!parsed.ok)
 			return refuse(400, { error: 'bad_request', reason: parsed.reason, message: parsed.message });
-		const normalised = normaliseEvent(parsed.body, {
+		const normalized = normalizeEvent(parsed.body, {
 			eventHeader: header(options.eventHeader, DEFAULT_SIGNATURE_HEADERS.event),
 			deliveryId: header(options.idHeader, DEFAULT_SIGNATURE_HEADERS.id),
 			timestamp: header(options.timestampHeader, DEFAULT_SIGNATURE_HEADERS.timestamp),
 			nowMs,
 		});
-		if (!normalised.ok) {
+		if (!normalized.ok) {
 			return refuse(400, {
 				error: 'bad_request',
-				reason: normalised.reason,
-				message: normalised.message,
+				reason: normalized.reason,
+				message: normalized.message,
 			});
 		}
-		const event = normalised.event;
+		const event = normalized.event;
 
 		// 3. Seen before? (redelivery after a timeout, or a replay of a captured request)
 		// Keyed on signed content only: the body's event id, else the signed timestamp and body.

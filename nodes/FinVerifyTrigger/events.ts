@@ -8,7 +8,7 @@ import {
 } from '../FinVerify/helpers/normalize/journey';
 
 /**
- * Recognising and normalising the two notifications of the service. The spec leaves event names and
+ * Recognising and normalizing the two notifications of the service. The spec leaves event names and
  * payloads open; the sandbox's documented bodies are
  *   {"event":"aa_bsa_journey.status_changed","client_id","status","previous_status","updated_at","data":{…}}
  *   {"event":"collection_session.status_changed","session_id","flow","status","previous_status","updated_at","data":{…}}
@@ -21,7 +21,7 @@ export type EventType = 'journey' | 'session';
 const JOURNEY_EVENT = 'aa_bsa_journey.status_changed';
 const SESSION_EVENT = 'collection_session.status_changed';
 
-export interface NormalisedEvent extends IDataObject {
+export interface NormalizedEvent extends IDataObject {
 	type: EventType;
 	/** client_id of a journey or session_id of a session. */
 	id: string;
@@ -44,7 +44,7 @@ export interface NormalisedEvent extends IDataObject {
 }
 
 export type ParseResult =
-	| { ok: true; event: NormalisedEvent }
+	| { ok: true; event: NormalizedEvent }
 	| {
 			ok: false;
 			reason: 'malformed_json' | 'not_an_object' | 'unrecognised_event';
@@ -93,7 +93,7 @@ const lower = (value: unknown): string | null => {
 };
 
 /** The canonical spelling of a status: lowercase, journey `completed` read as `analysis_complete`. */
-export function normaliseStatus(type: EventType, status: unknown): string | null {
+export function normalizeStatus(type: EventType, status: unknown): string | null {
 	const text = lower(status);
 	if (text === null) return null;
 	const snake = text.replace(/[\s-]+/g, '_');
@@ -125,11 +125,11 @@ export function toIsoTime(value: unknown): string | null {
 }
 
 /**
- * Turns a notification body into one normalised event. Recognised when it carries a journey
+ * Turns a notification body into one normalized event. Recognised when it carries a journey
  * (`client_id`) or session (`session_id`) identifier and a status, at the top level or in `data`.
  * The event name (body `event`, else the event header) decides the type when both ids are present.
  */
-export function normaliseEvent(body: IDataObject, meta: DeliveryMeta = {}): ParseResult {
+export function normalizeEvent(body: IDataObject, meta: DeliveryMeta = {}): ParseResult {
 	const data = isObject(body.data) ? body.data : {};
 	const pick = (...keys: string[]): unknown => {
 		for (const source of [body, data]) {
@@ -158,11 +158,11 @@ export function normaliseEvent(body: IDataObject, meta: DeliveryMeta = {}): Pars
 			message: 'The body is not a journey or session event (no client_id or session_id)',
 		};
 	}
-	const status = normaliseStatus(type, pick('status'));
+	const status = normalizeStatus(type, pick('status'));
 	if (!status) {
 		return { ok: false, reason: 'unrecognised_event', message: 'The event carries no status' };
 	}
-	const previousStatus = normaliseStatus(type, pick('previous_status', 'previousStatus'));
+	const previousStatus = normalizeStatus(type, pick('previous_status', 'previousStatus'));
 	const occurredAt =
 		toIsoTime(pick('updated_at', 'updatedAt', 'occurred_at', 'timestamp', 'created_at')) ??
 		toIsoTime(meta.timestamp) ??
@@ -200,7 +200,7 @@ export type FilterDecision =
 	| { pass: false; reason: 'event_not_selected' | 'status_not_selected' };
 
 export function applyFilter(
-	event: Pick<NormalisedEvent, 'type' | 'status' | 'isFinal'>,
+	event: Pick<NormalizedEvent, 'type' | 'status' | 'isFinal'>,
 	filter: EventFilter,
 ): FilterDecision {
 	if (!filter.events.includes(event.type)) return { pass: false, reason: 'event_not_selected' };

@@ -51,7 +51,7 @@ function describeFailure(error: unknown): FailureInfo {
 
 /**
  * Fetches the statement result and the analysis JSON of a finished journey through the package's one
- * transport (auth, retries, error normalisation). Never throws: a failure becomes `fetchError` so the
+ * transport (auth, retries, error normalization). Never throws: a failure becomes `fetchError` so the
  * event itself is not lost.
  */
 export async function fetchJourneyResults(

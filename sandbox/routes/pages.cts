@@ -156,11 +156,11 @@ function readSubmission(
 	const fields: Record<string, string> = {};
 	for (const f of FLOW_FIELDS[flow]) {
 		const value = (form[f.name] ?? '').trim();
-		const normalised = f.name === 'pan' || f.name === 'gstin' ? value.toUpperCase() : value;
-		if (!normalised) return { problem: `${f.label} is required.` };
-		if (PATTERNS[f.name] && !PATTERNS[f.name].test(normalised))
+		const normalized = f.name === 'pan' || f.name === 'gstin' ? value.toUpperCase() : value;
+		if (!normalized) return { problem: `${f.label} is required.` };
+		if (PATTERNS[f.name] && !PATTERNS[f.name].test(normalized))
 			return { problem: `${f.label} is not valid.` };
-		fields[f.name] = normalised;
+		fields[f.name] = normalized;
 	}
 	return flow === 'itr'
 		? { pan: fields.pan, fields }

@@ -5,7 +5,7 @@
  *   node --require tsx/cjs test/contract/generateSchemas.cts /tmp/outputs.jsonl          # write
  *
  * Samples per operation and mode: the OpenAPI examples of both shapes (every property filled) through
- * the operation's normaliser, plus every output the integration suites recorded (split items, files,
+ * the operation's normalizer, plus every output the integration suites recorded (split items, files,
  * options). Review the diff before committing: a schema only widens when an output changed.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Deterministic examples of the OpenAPI contract's response schemas with EVERY property filled (optional
- * ones too), for the output-contract tests: the coverage test runs them through the normalisers and
+ * ones too), for the output-contract tests: the coverage test runs them through the normalizers and
  * checks that every property is mapped or listed as raw-only.
  */
 import { readFileSync } from 'node:fs';
@@ -144,7 +144,7 @@ export function leafPaths(value: unknown, prefix = ''): string[] {
 
 /**
  * A deep proxy of `value` that records every property path read through it (same notation as
- * leafPaths). Normalisers only read, so reading a property is what "mapping" it means here.
+ * leafPaths). Normalizers only read, so reading a property is what "mapping" it means here.
  */
 export function recording(value: unknown): { proxy: unknown; read: Set<string> } {
 	const read = new Set<string>();

@@ -31,7 +31,7 @@ const FREE_FORM = new Set(['report', 'details']);
 
 /**
  * A schema every one of `samples` satisfies: objects list their properties (none required, no others
- * allowed), arrays their items, and scalar types allow null (every normaliser field may be null).
+ * allowed), arrays their items, and scalar types allow null (every normalizer field may be null).
  */
 export function inferSchema(samples: unknown[], key = ''): JsonSchema {
 	if (FREE_FORM.has(key)) return {};

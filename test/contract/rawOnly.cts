@@ -1,7 +1,7 @@
 /**
  * The reviewed "raw only" list: properties of the service's responses that the Normalized output does
  * not carry, each with the reason. Everything else a response schema in openapi/finverify.openapi.yaml
- * documents must be read by the operation's normaliser (test/unit/contract/coverage.test.cts). All of
+ * documents must be read by the operation's normalizer (test/unit/contract/coverage.test.cts). All of
  * these stay available with Output: Raw (Simplify off in version 1). docs/output.md shows this list.
  *
  * A path is `a.b[].c` (array items as `[]`); an entry covers that property and everything under it; `*`

@@ -1,5 +1,5 @@
 /**
- * Which normaliser reads which response schema of the OpenAPI contract, per node operation: the table the
+ * Which normalizer reads which response schema of the OpenAPI contract, per node operation: the table the
  * output-contract tests (coverage, same facts, schemas) walk.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -37,10 +37,10 @@ export interface ResponseContract {
 	operation: string;
 	/** OpenAPI component schemas of the response, one per documented shape. */
 	schemas: string[];
-	/** The normaliser the operation's Normalized output comes from. */
+	/** The normalizer the operation's Normalized output comes from. */
 	normalize: (body: unknown) => unknown;
 	/**
-	 * Further versions of a generated example that reach the normaliser's other branches (an LLP entry,
+	 * Further versions of a generated example that reach the normalizer's other branches (an LLP entry,
 	 * an answer without the partial marker); the coverage test counts what any version reads.
 	 */
 	variants?: (body: IDataObject) => IDataObject[];

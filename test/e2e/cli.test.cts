@@ -90,7 +90,7 @@ test('individual-underwriting: multi-bureau + EPFO with credit → a decision co
 	expect(bureau.lowestScore).toBe(Math.min(...scores));
 
 	const [epfo] = r.json('EPFO employment + credit');
-	// the Set node's "+91 98765 43210" reached the service normalised
+	// the Set node's "+91 98765 43210" reached the service normalized
 	expect(epfo).toMatchObject({
 		success: true,
 		mobileNumber: '9876543210',

@@ -62,7 +62,7 @@ describe.each(SHAPES)('Bank Statement Journey, %s shape', (shape) => {
 	}
 
 	describe('Start Journey', () => {
-		test('simplified: client_id, consent link and the normalised inputs; the body carries every field', async () => {
+		test('simplified: client_id, consent link and the normalized inputs; the body carries every field', async () => {
 			const result = await run(fixture('start'));
 			expect(result.error).toBeUndefined();
 			const [json] = result.json(NODE);

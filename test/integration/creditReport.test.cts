@@ -33,7 +33,7 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 	const { run } = sandbox;
 
 	describe('Get Multi-Bureau Report', () => {
-		test('simplified: one item, only the requested bureaus, numeric scores, normalised request', async () => {
+		test('simplified: one item, only the requested bureaus, numeric scores, normalized request', async () => {
 			const before = (await sandbox.control.requests(MULTI)).length;
 			const result = await run(fixture('getMultiBureauReport'));
 			expect(result.error).toBeUndefined();
@@ -68,7 +68,7 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 				expect(bureaus[0].reportLink).toBeNull();
 			}
 
-			// exactly one request, with the PAN uppercased, the mobile number normalised and consent 'Y'
+			// exactly one request, with the PAN uppercased, the mobile number normalized and consent 'Y'
 			const log = (await sandbox.control.requests(MULTI)).slice(before);
 			expect(log).toHaveLength(1);
 			expect(log[0].status).toBe(200);

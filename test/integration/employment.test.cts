@@ -15,7 +15,7 @@ describe('Get EPFO Record (one documented shape)', () => {
 	const sandbox = withSandbox();
 	const { run } = sandbox;
 
-	test('simplified: member, employers, contribution totals and passbook; the mobile normalised', async () => {
+	test('simplified: member, employers, contribution totals and passbook; the mobile normalized', async () => {
 		const before = (await sandbox.control.requests('epfo-combined')).length;
 		const result = await run(fixture('getEpfoRecord'));
 		expect(result.error).toBeUndefined();

@@ -77,7 +77,7 @@ const triggerItems = async (server: WebhookServer) =>
 	});
 
 describe('HMAC Signature (default)', () => {
-	test('a correctly signed journey event: 200 {received:true} and exactly one execution with the normalised item', async () => {
+	test('a correctly signed journey event: 200 {received:true} and exactly one execution with the normalized item', async () => {
 		const { url, hooks } = await serve();
 		const body = journeyEvent('completed', {
 			previous_status: 'data_fetched',

@@ -44,7 +44,7 @@ export const mobileNumberField: INodeProperties = {
 	required: true,
 	placeholder: 'e.g. 9876543210',
 	description:
-		'10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and normalised.',
+		'10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and normalized.',
 };
 
 /**

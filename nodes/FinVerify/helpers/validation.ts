@@ -2,7 +2,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /**
- * Input checks run before any request leaves. Each returns the normalised value or throws a
+ * Input checks run before any request leaves. Each returns the normalized value or throws a
  * NodeOperationError that names the field, the item and the expected format. Pure: they need only the
  * node (for the error) and the item index, so they are unit-tested alone.
  */
@@ -255,7 +255,7 @@ export function assertEmail(ctx: FieldContext, value: unknown, field = 'Email'):
 }
 
 /**
- * An http(s) URL, returned as the parser normalised it (what was checked is what is sent). Control
+ * An http(s) URL, returned as the parser normalized it (what was checked is what is sent). Control
  * characters, spaces and markup characters are refused outright: the URL parser would silently drop a
  * CR/LF or tab, and `<`, `>`, `"`, `'` and backticks have no place in a link a service stores and shows.
  */

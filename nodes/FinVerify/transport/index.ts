@@ -383,7 +383,7 @@ async function sendAttempt(this: FinVerifyContext, target: AttemptTarget): Promi
 
 /**
  * The one way node code talks to the service. Owns base URL joining, JSON bodies, timeouts, retries
- * (429/5xx/network, exponential backoff with jitter, Retry-After honoured), error normalisation into
+ * (429/5xx/network, exponential backoff with jitter, Retry-After honoured), error normalization into
  * NodeApiError, and keeping every secret out of errors.
  */
 export async function apiRequest(

@@ -1,6 +1,6 @@
 /**
  * No silent loss: for every response schema of the OpenAPI contract (both shapes), a deterministic
- * example with every property filled goes through the operation's normaliser; every property must be
+ * example with every property filled goes through the operation's normalizer; every property must be
  * read by it (mapped to an output field) or be on the reviewed raw-only list with a reason.
  */
 import type { IDataObject } from 'n8n-workflow';

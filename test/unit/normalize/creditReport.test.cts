@@ -251,7 +251,7 @@ describe('commercial report', () => {
 		},
 	};
 
-	it('normalises the facts, with an ISO UTC timestamp and the byte size of the HTML', () => {
+	it('normalizes the facts, with an ISO UTC timestamp and the byte size of the HTML', () => {
 		expect(normalizeCommercialReport(body)).toEqual({
 			success: true,
 			message: 'Report generated',

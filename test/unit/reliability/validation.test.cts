@@ -48,7 +48,7 @@ const rejects = (check: () => unknown) => {
 	return false;
 };
 
-describe('Medium 11: URL fields send the checked, normalised value; no CR/LF/tab/NUL/markup', () => {
+describe('Medium 11: URL fields send the checked, normalized value; no CR/LF/tab/NUL/markup', () => {
 	test.each([
 		'https://example.com/cb\r\nX-Injected: 1',
 		'https://example.com/cb\nx',
@@ -64,7 +64,7 @@ describe('Medium 11: URL fields send the checked, normalised value; no CR/LF/tab
 		expect(rejects(() => assertHttpUrl(ctx, url, 'Redirect URL'))).toBe(true);
 	});
 
-	test('the normalised URL is what comes back', () => {
+	test('the normalized URL is what comes back', () => {
 		expect(assertHttpUrl(ctx, ' HTTPS://Example.COM/a/../b?x=1 ', 'Redirect URL')).toBe(
 			'https://example.com/b?x=1',
 		);

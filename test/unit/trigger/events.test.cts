@@ -1,16 +1,16 @@
 import {
 	applyFilter,
 	isFinalStatus,
-	normaliseEvent,
-	normaliseStatus,
+	normalizeEvent,
+	normalizeStatus,
 	parseJsonBody,
 	toIsoTime,
 } from '../../../nodes/FinVerifyTrigger/events';
-import type { EventFilter, NormalisedEvent } from '../../../nodes/FinVerifyTrigger/events';
+import type { EventFilter, NormalizedEvent } from '../../../nodes/FinVerifyTrigger/events';
 
 const NOW_MS = Date.parse('2025-06-15T10:00:00.000Z');
 
-const ok = (result: ReturnType<typeof normaliseEvent>): NormalisedEvent => {
+const ok = (result: ReturnType<typeof normalizeEvent>): NormalizedEvent => {
 	if (!result.ok) throw new Error(`expected an event, got ${result.reason}: ${result.message}`);
 	return result.event;
 };
@@ -44,7 +44,7 @@ describe('parseJsonBody', () => {
 	});
 });
 
-describe('normaliseEvent: the sandbox (documented) bodies', () => {
+describe('normalizeEvent: the sandbox (documented) bodies', () => {
 	test('journey event', () => {
 		const body = {
 			event: 'aa_bsa_journey.status_changed',
@@ -58,7 +58,7 @@ describe('normaliseEvent: the sandbox (documented) bodies', () => {
 				total_accounts: 2,
 			},
 		};
-		expect(ok(normaliseEvent(body, { deliveryId: 'wh_1', nowMs: NOW_MS }))).toEqual({
+		expect(ok(normalizeEvent(body, { deliveryId: 'wh_1', nowMs: NOW_MS }))).toEqual({
 			type: 'journey',
 			id: 'aa_0123456789abcdef01234567',
 			// the same id under the name Start Journey outputs it
@@ -85,7 +85,7 @@ describe('normaliseEvent: the sandbox (documented) bodies', () => {
 			updated_at: '2025-06-15T09:00:00Z',
 			data: { session_id: 'cs_abc123', status: 'completed' },
 		};
-		expect(ok(normaliseEvent(body, { deliveryId: 'wh_2' }))).toMatchObject({
+		expect(ok(normalizeEvent(body, { deliveryId: 'wh_2' }))).toMatchObject({
 			type: 'session',
 			id: 'cs_abc123',
 			event: 'collection_session.status_changed',
@@ -99,10 +99,10 @@ describe('normaliseEvent: the sandbox (documented) bodies', () => {
 	});
 });
 
-describe('normaliseEvent: journey status spellings', () => {
+describe('normalizeEvent: journey status spellings', () => {
 	test('the sample shape\'s "completed" becomes analysis_complete (and is final)', () => {
 		const event = ok(
-			normaliseEvent({
+			normalizeEvent({
 				client_id: 'aa_x12345',
 				status: 'completed',
 				previous_status: 'data_fetched',
@@ -113,9 +113,9 @@ describe('normaliseEvent: journey status spellings', () => {
 		expect(event.isFinal).toBe(true);
 	});
 
-	test('previous status "completed" is normalised too; case and spaces are tidied', () => {
+	test('previous status "completed" is normalized too; case and spaces are tidied', () => {
 		const event = ok(
-			normaliseEvent({
+			normalizeEvent({
 				client_id: 'aa_x12345',
 				status: 'Consent Denied',
 				previous_status: 'COMPLETED',
@@ -126,21 +126,21 @@ describe('normaliseEvent: journey status spellings', () => {
 	});
 
 	test('"completed" of a session stays "completed"', () => {
-		expect(ok(normaliseEvent({ session_id: 'cs_1', status: 'completed' })).status).toBe(
+		expect(ok(normalizeEvent({ session_id: 'cs_1', status: 'completed' })).status).toBe(
 			'completed',
 		);
 	});
 
 	test('unknown statuses pass through, not final', () => {
-		const event = ok(normaliseEvent({ client_id: 'aa_x12345', status: 'bank_selected' }));
+		const event = ok(normalizeEvent({ client_id: 'aa_x12345', status: 'bank_selected' }));
 		expect(event).toMatchObject({ status: 'bank_selected', isFinal: false });
 	});
 });
 
-describe('normaliseEvent: partial and other shapes', () => {
+describe('normalizeEvent: partial and other shapes', () => {
 	test('{client_id, status} without event is a journey event with the default event name', () => {
 		const event = ok(
-			normaliseEvent({ client_id: 'aa_x12345', status: 'initiated' }, { nowMs: NOW_MS }),
+			normalizeEvent({ client_id: 'aa_x12345', status: 'initiated' }, { nowMs: NOW_MS }),
 		);
 		expect(event).toMatchObject({
 			type: 'journey',
@@ -153,7 +153,7 @@ describe('normaliseEvent: partial and other shapes', () => {
 	});
 
 	test('{session_id, status} is a session event', () => {
-		expect(ok(normaliseEvent({ session_id: 'cs_1', status: 'abandoned' }))).toMatchObject({
+		expect(ok(normalizeEvent({ session_id: 'cs_1', status: 'abandoned' }))).toMatchObject({
 			type: 'session',
 			id: 'cs_1',
 			event: 'collection_session.status_changed',
@@ -168,7 +168,7 @@ describe('normaliseEvent: partial and other shapes', () => {
 			message: 'ok',
 			data: { client_id: 'aa_x12345', status: 'failed', updated_at: '2025-06-01T00:00:00Z' },
 		};
-		expect(ok(normaliseEvent(body))).toMatchObject({
+		expect(ok(normalizeEvent(body))).toMatchObject({
 			type: 'journey',
 			id: 'aa_x12345',
 			status: 'failed',
@@ -179,7 +179,7 @@ describe('normaliseEvent: partial and other shapes', () => {
 
 	test('the event header names the event when the body does not', () => {
 		const event = ok(
-			normaliseEvent(
+			normalizeEvent(
 				{ client_id: 'aa_x12345', status: 'expired' },
 				{ eventHeader: 'aa_bsa_journey.status_changed' },
 			),
@@ -189,23 +189,23 @@ describe('normaliseEvent: partial and other shapes', () => {
 
 	test('the event name decides the type when both ids are present', () => {
 		const both = { client_id: 'aa_x12345', session_id: 'cs_1', status: 'expired' };
-		expect(ok(normaliseEvent({ ...both, event: 'collection_session.status_changed' })).type).toBe(
+		expect(ok(normalizeEvent({ ...both, event: 'collection_session.status_changed' })).type).toBe(
 			'session',
 		);
-		expect(ok(normaliseEvent({ ...both, event: 'aa_bsa_journey.status_changed' })).type).toBe(
+		expect(ok(normalizeEvent({ ...both, event: 'aa_bsa_journey.status_changed' })).type).toBe(
 			'journey',
 		);
-		expect(ok(normaliseEvent(both, { eventHeader: 'aa_bsa_journey.status_changed' })).type).toBe(
+		expect(ok(normalizeEvent(both, { eventHeader: 'aa_bsa_journey.status_changed' })).type).toBe(
 			'journey',
 		);
 		// without a name, the session id wins
-		expect(ok(normaliseEvent(both)).type).toBe('session');
+		expect(ok(normalizeEvent(both)).type).toBe('session');
 	});
 
 	test('an event name that contradicts the ids falls back to the ids', () => {
 		expect(
 			ok(
-				normaliseEvent({
+				normalizeEvent({
 					event: 'collection_session.status_changed',
 					client_id: 'aa_x12345',
 					status: 'failed',
@@ -217,7 +217,7 @@ describe('normaliseEvent: partial and other shapes', () => {
 	test('camelCase field names are tolerated', () => {
 		expect(
 			ok(
-				normaliseEvent({
+				normalizeEvent({
 					clientId: 'aa_x12345',
 					status: 'failed',
 					previousStatus: 'consent_granted',
@@ -231,20 +231,20 @@ describe('normaliseEvent: partial and other shapes', () => {
 
 	test('occurredAt from unix seconds, unix milliseconds or the timestamp header', () => {
 		expect(
-			ok(normaliseEvent({ client_id: 'aa_x12345', status: 'failed', updated_at: 1750000000 }))
+			ok(normalizeEvent({ client_id: 'aa_x12345', status: 'failed', updated_at: 1750000000 }))
 				.occurredAt,
 		).toBe('2025-06-15T15:06:40.000Z');
 		expect(
-			ok(normaliseEvent({ client_id: 'aa_x12345', status: 'failed', updated_at: 1750000000000 }))
+			ok(normalizeEvent({ client_id: 'aa_x12345', status: 'failed', updated_at: 1750000000000 }))
 				.occurredAt,
 		).toBe('2025-06-15T15:06:40.000Z');
 		expect(
-			ok(normaliseEvent({ client_id: 'aa_x12345', status: 'failed' }, { timestamp: '1750000000' }))
+			ok(normalizeEvent({ client_id: 'aa_x12345', status: 'failed' }, { timestamp: '1750000000' }))
 				.occurredAt,
 		).toBe('2025-06-15T15:06:40.000Z');
 		expect(
 			ok(
-				normaliseEvent(
+				normalizeEvent(
 					{ client_id: 'aa_x12345', status: 'failed', updated_at: 'garbage' },
 					{ nowMs: NOW_MS },
 				),
@@ -254,19 +254,19 @@ describe('normaliseEvent: partial and other shapes', () => {
 
 	test('delivery id from the body when the header is absent', () => {
 		expect(
-			ok(normaliseEvent({ client_id: 'aa_x12345', status: 'failed', delivery_id: 'd1' }))
+			ok(normalizeEvent({ client_id: 'aa_x12345', status: 'failed', delivery_id: 'd1' }))
 				.deliveryId,
 		).toBe('d1');
 	});
 
 	test('session flow is lowercased', () => {
-		expect(ok(normaliseEvent({ session_id: 'cs_1', status: 'created', flow: 'GST' })).flow).toBe(
+		expect(ok(normalizeEvent({ session_id: 'cs_1', status: 'created', flow: 'GST' })).flow).toBe(
 			'gst',
 		);
 	});
 });
 
-describe('normaliseEvent: unrecognised bodies', () => {
+describe('normalizeEvent: unrecognised bodies', () => {
 	test.each([
 		[{}],
 		[{ hello: 'world' }],
@@ -278,7 +278,7 @@ describe('normaliseEvent: unrecognised bodies', () => {
 		[{ client_id: true, status: 'failed' }],
 		[{ event: 'ping' }],
 	])('%j → unrecognised_event', (body) => {
-		expect(normaliseEvent(body as never)).toMatchObject({
+		expect(normalizeEvent(body as never)).toMatchObject({
 			ok: false,
 			reason: 'unrecognised_event',
 		});
@@ -286,10 +286,10 @@ describe('normaliseEvent: unrecognised bodies', () => {
 });
 
 describe('status helpers', () => {
-	test('normaliseStatus', () => {
-		expect(normaliseStatus('journey', ' Analysis-Complete ')).toBe('analysis_complete');
-		expect(normaliseStatus('journey', null)).toBeNull();
-		expect(normaliseStatus('session', 'COMPLETED')).toBe('completed');
+	test('normalizeStatus', () => {
+		expect(normalizeStatus('journey', ' Analysis-Complete ')).toBe('analysis_complete');
+		expect(normalizeStatus('journey', null)).toBeNull();
+		expect(normalizeStatus('session', 'COMPLETED')).toBe('completed');
 	});
 
 	test('isFinalStatus', () => {

@@ -55,7 +55,7 @@ const properties: INodeProperties[] = [
 	{
 		...mobileNumberField,
 		description:
-			'Mobile number of the account holder; the consent request goes to it. 10 digits; +91 and spaces are accepted and normalised.',
+			'Mobile number of the account holder; the consent request goes to it. 10 digits; +91 and spaces are accepted and normalized.',
 	},
 	{
 		displayName: 'Consent Type',

@@ -6,8 +6,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { normaliseEvent, parseJsonBody } from '../../../FinVerifyTrigger/events';
-import type { NormalisedEvent } from '../../../FinVerifyTrigger/events';
+import { normalizeEvent, parseJsonBody } from '../../../FinVerifyTrigger/events';
+import type { NormalizedEvent } from '../../../FinVerifyTrigger/events';
 import { fetchJourneyResults } from '../../../FinVerifyTrigger/results';
 import {
 	DEFAULT_SIGNATURE_HEADERS,
@@ -81,7 +81,7 @@ function readStoredItems(this: IWebhookFunctions, kind: CompletionKind) {
 function finalFromEvent(
 	kind: CompletionKind,
 	facts: IDataObject,
-	event: NormalisedEvent,
+	event: NormalizedEvent,
 	nowMs: number,
 ): IDataObject {
 	return {
@@ -193,20 +193,20 @@ async function decideOnCallback(this: IWebhookFunctions): Promise<IWebhookRespon
 			message: parsed.message,
 		});
 	}
-	const normalised = normaliseEvent(parsed.body, {
+	const normalized = normalizeEvent(parsed.body, {
 		eventHeader: header(DEFAULT_SIGNATURE_HEADERS.event),
 		deliveryId: header(DEFAULT_SIGNATURE_HEADERS.id),
 		timestamp: header(DEFAULT_SIGNATURE_HEADERS.timestamp),
 		nowMs,
 	});
-	if (!normalised.ok) {
+	if (!normalized.ok) {
 		return answer.call(this, 400, {
 			error: 'bad_request',
-			reason: normalised.reason,
-			message: normalised.message,
+			reason: normalized.reason,
+			message: normalized.message,
 		});
 	}
-	const event = normalised.event;
+	const event = normalized.event;
 
 	// 3. For which of the waiting items, and final?
 	const items = readStoredItems.call(this, kind);

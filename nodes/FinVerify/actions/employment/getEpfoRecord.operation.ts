@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 	{
 		...mobileNumberField,
 		description:
-			"The member's 10-digit Indian mobile number, as registered with EPFO. Forms like +91 98765 43210 are accepted and normalised.",
+			"The member's 10-digit Indian mobile number, as registered with EPFO. Forms like +91 98765 43210 are accepted and normalized.",
 	},
 	...outputModeFields,
 	{

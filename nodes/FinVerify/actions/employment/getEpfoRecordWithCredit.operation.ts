@@ -23,7 +23,7 @@ const properties: INodeProperties[] = [
 	{
 		...mobileNumberField,
 		description:
-			"The person's 10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and normalised.",
+			"The person's 10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and normalized.",
 	},
 	{
 		...consentField,

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Small pure helpers shared by the per-area normalisers. The service documents two response shapes for
- * many operations (reference and sample); normalisers use these to read either one tolerantly.
+ * Small pure helpers shared by the per-area normalizers. The service documents two response shapes for
+ * many operations (reference and sample); normalizers use these to read either one tolerantly.
  */
 
 export const isObject = (value: unknown): value is IDataObject =>

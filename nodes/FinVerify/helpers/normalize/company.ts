@@ -14,7 +14,7 @@ import {
 } from './common';
 
 /**
- * Corporate registry normalisers (endpoints 3-6). Pure and tolerant: every documented field of either
+ * Corporate registry normalizers (endpoints 3-6). Pure and tolerant: every documented field of either
  * response shape is optional; a missing field becomes null (or an empty list) and nothing here throws.
  */
 

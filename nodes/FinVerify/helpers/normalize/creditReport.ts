@@ -16,7 +16,7 @@ import {
 } from './common';
 
 /**
- * Credit report normalisers (endpoints 1 and 2). Pure and tolerant: any field may be missing, in which
+ * Credit report normalizers (endpoints 1 and 2). Pure and tolerant: any field may be missing, in which
  * case the simplified field is null (or an empty list); nothing here throws.
  */
 

@@ -19,7 +19,7 @@ import {
 } from './common';
 
 /**
- * EPFO normalisers (endpoints 7 and 8). Pure and tolerant: any field may be missing, in which case the
+ * EPFO normalizers (endpoints 7 and 8). Pure and tolerant: any field may be missing, in which case the
  * simplified field is null (or an empty list); nothing here throws.
  */
 

@@ -403,8 +403,14 @@ export class FinVerifyTrigger implements INodeType {
 			headerValue(headers[(name?.trim() || fallback).toLowerCase()]);
 		const rawBody = this.getRequestObject().rawBody as Buffer | undefined;
 		const nowMs = Date.now();
-		const refuse = (status: number, body: IDataObject): IWebhookResponseData => {
+		// Both answer the sender directly and start no execution: `reject` with an error status (not
+		// authentic, not an event), `ignore` with 200 (a duplicate, or filtered out) so it is not re-sent.
+		const reject = (status: 400 | 401, body: IDataObject): IWebhookResponseData => {
 			respond.call(this, status, body);
+			return { noWebhookResponse: true };
+		};
+		const ignore = (body: IDataObject): IWebhookResponseData => {
+			respond.call(this, 200, { received: true, ...body });
 			return { noWebhookResponse: true };
 		};
 
@@ -426,7 +432,7 @@ export class FinVerifyTrigger implements INodeType {
 				nowMs,
 			});
 			if (!result.valid) {
-				return refuse(401, {
+				return reject(401, {
 					error: 'unauthorized',
 					reason: result.reason,
 					message: FAILURE_MESSAGES[result.reason],
@@ -437,7 +443,7 @@ export class FinVerifyTrigger implements INodeType {
 			if (!expected)
 				throw new NodeOperationError(this.getNode(), 'Secret Token in URL needs a Token');
 			if (!verifyToken((this.getQueryData() as IDataObject).token, expected)) {
-				return refuse(401, {
+				return reject(401, {
 					error: 'unauthorized',
 					reason: 'invalid_token',
 					message: FAILURE_MESSAGES.invalid_token,
@@ -448,7 +454,7 @@ export class FinVerifyTrigger implements INodeType {
 		// 2. A journey or session event?
 		const parsed = parseJsonBody(rawBody, this.getBodyData());
 		if (!parsed.ok)
-			return refuse(400, { error: 'bad_request', reason: parsed.reason, message: parsed.message });
+			return reject(400, { error: 'bad_request', reason: parsed.reason, message: parsed.message });
 		const normalized = normalizeEvent(parsed.body, {
 			eventHeader: header(options.eventHeader, DEFAULT_SIGNATURE_HEADERS.event),
 			deliveryId: header(options.idHeader, DEFAULT_SIGNATURE_HEADERS.id),
@@ -456,7 +462,7 @@ export class FinVerifyTrigger implements INodeType {
 			nowMs,
 		});
 		if (!normalized.ok) {
-			return refuse(400, {
+			return reject(400, {
 				error: 'bad_request',
 				reason: normalized.reason,
 				message: normalized.message,
@@ -486,7 +492,7 @@ export class FinVerifyTrigger implements INodeType {
 			);
 			// the in-process claim is synchronous: of simultaneous copies, exactly one gets through
 			if (duplicate || !claimInProcess(scope, key, nowMs, windowMs)) {
-				return refuse(200, { received: true, duplicate: true, message: 'duplicate, ignored' });
+				return ignore({ duplicate: true, message: 'duplicate, ignored' });
 			}
 			staticData[SEEN_KEY] = seen as unknown as IDataObject[];
 			// n8n answers after creating the execution; an error answer (it could not) frees the key, so
@@ -507,7 +513,7 @@ export class FinVerifyTrigger implements INodeType {
 		};
 		const decision = applyFilter(event, filter);
 		if (!decision.pass) {
-			return refuse(200, { received: true, ignored: true, reason: decision.reason });
+			return ignore({ ignored: true, reason: decision.reason });
 		}
 
 		// 5. Accepted: n8n answers once the execution exists

@@ -13,7 +13,7 @@ import {
 	isCheckingStop,
 	setCheckingPass,
 } from '../transport';
-import { apiErrorCode } from '../transport/errors';
+import { apiErrorCode, toNodeError } from '../transport/errors';
 import * as apiRequest from './apiRequest';
 import * as bankStatementJourney from './bankStatementJourney';
 import * as collectionSession from './collectionSession';
@@ -73,15 +73,6 @@ function errorItem(
 		description: error.description ?? null,
 	};
 	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
-}
-
-function toNodeError(this: IExecuteFunctions, error: unknown, itemIndex: number) {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	// Anything else is an unexpected failure inside the node, not an answer of the service; keep its
-	// message only (no request internals).
-	return new NodeOperationError(this.getNode(), (error as Error)?.message ?? String(error), {
-		itemIndex,
-	});
 }
 
 /**
@@ -174,7 +165,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				await module.execute.call(context, itemIndex, policy);
 			} catch (error) {
 				if (isCheckingStop(error)) continue;
-				const nodeError = toNodeError.call(this, error, itemIndex);
+				const nodeError = toNodeError(this.getNode(), error, itemIndex);
 				if (!continueOnFail) throw nodeError;
 				invalid.add(itemIndex);
 				results[itemIndex] = [errorItem(nodeError, itemIndex)];
@@ -198,7 +189,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					pairedItem: { item: itemIndex },
 				}));
 			} catch (error) {
-				const nodeError = toNodeError.call(this, error, itemIndex);
+				const nodeError = toNodeError(this.getNode(), error, itemIndex);
 				if (continueOnFail) {
 					results[itemIndex] = [errorItem(nodeError, itemIndex)];
 				} else {

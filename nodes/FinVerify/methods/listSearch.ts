@@ -1,14 +1,8 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchResult,
-	JsonObject,
-} from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { normalizeAutocomplete } from '../helpers/normalize/company';
 import { apiRequest } from '../transport';
-import { apiErrorCode } from '../transport/errors';
+import { apiErrorCode, toNodeError } from '../transport/errors';
 
 const MIN_QUERY = 3;
 const MAX_NAME = 40;
@@ -37,10 +31,8 @@ async function search(
 	} catch (error) {
 		// the service answers "no results" with an error; for a picker that is just an empty list
 		if (apiErrorCode(error) === 'NO_RESULTS') return { results: [] };
-		// both constructors hand back the very error when it already is one of theirs
-		if (error instanceof NodeApiError)
-			throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-		throw new NodeOperationError(this.getNode(), error as Error);
+		// the transport's NodeApiError is rethrown as it is (code, HTTP status, request id)
+		throw toNodeError(this.getNode(), error);
 	}
 	const results = normalizeAutocomplete(response)
 		.filter((entry) => kinds.includes(entry.entityType as 'Company' | 'LLP') && entry.identifier)

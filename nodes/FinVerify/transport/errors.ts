@@ -1,5 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** What every error envelope variant (A-E of the spec) boils down to. */
 export interface ParsedApiError {
@@ -139,4 +139,19 @@ export function apiErrorCode(error: unknown): string | null {
 	if (!(error instanceof NodeApiError)) return null;
 	const code = error.errorResponse?.code;
 	return typeof code === 'string' && code !== '' ? code : null;
+}
+
+/**
+ * A node error for anything caught around a request: the transport's NodeApiError (code, HTTP status,
+ * request id) and the node's own NodeOperationError pass through unchanged; anything else is an
+ * unexpected failure inside the node, not an answer of the service, and keeps its message only (no
+ * request internals).
+ */
+export function toNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, (error as Error)?.message ?? String(error), { itemIndex });
 }

@@ -38,7 +38,8 @@ export function parseRetryAfter(header: unknown, now = Date.now()): number | und
 
 /**
  * Delay before retry number `attempt` (0 = first retry): Retry-After when the server gave one, otherwise
- * exponential backoff (base 2^attempt) with full jitter, both capped at MAX_RETRY_WAIT_MS.
+ * exponential backoff (base 2^attempt) with equal jitter (a random wait between half and all of the
+ * backoff), both capped at MAX_RETRY_WAIT_MS.
  */
 export function retryDelayMs(
 	attempt: number,

@@ -3,15 +3,14 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { autocompleteEntries, normalizeAutocomplete } from '../../helpers/normalize/company';
 import { assertPositiveInteger, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { apiErrorCode } from '../../transport/errors';
+import { apiErrorCode, toNodeError } from '../../transport/errors';
 import { companyNameField, outputModeFields, shapedOutput } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -111,10 +110,8 @@ export async function execute(
 	} catch (error) {
 		// "No results" is the empty answer of a search, not a failure, unless the user asked for one
 		if (apiErrorCode(error) === 'NO_RESULTS' && options.errorOnNoResults !== true) return [];
-		// both constructors hand back the very error when it already is one of theirs
-		if (error instanceof NodeApiError)
-			throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		// the transport's NodeApiError is rethrown as it is (code, HTTP status, request id)
+		throw toNodeError(this.getNode(), error, itemIndex);
 	}
 
 	const raw = autocompleteEntries(response);

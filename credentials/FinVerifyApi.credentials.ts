@@ -8,8 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/** Default address of the local sandbox (`npm run sandbox`). */
-export const SANDBOX_BASE_URL = 'http://127.0.0.1:4010';
+import { SANDBOX_BASE_URL } from '../nodes/shared/constants';
 
 export class FinVerifyApi implements ICredentialType {
 	name = 'finVerifyApi';

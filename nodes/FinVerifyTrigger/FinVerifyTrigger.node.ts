@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { FinVerifyCredentials } from '../FinVerify/transport';
+import { CREDENTIAL_TYPE } from '../shared/constants';
 import {
 	checkDelivery,
 	claimInProcess,
@@ -18,16 +19,16 @@ import {
 	readSeen,
 	releaseInProcess,
 } from './dedupe';
-import type { EventFilter, EventType } from './events';
-import { applyFilter, normalizeEvent, parseJsonBody } from './events';
-import { fetchJourneyResults } from './results';
+import type { EventFilter, EventType } from '../shared/events';
+import { applyFilter, normalizeEvent, parseJsonBody } from '../shared/events';
+import { fetchJourneyResults } from '../shared/results';
 import {
 	DEFAULT_SIGNATURE_HEADERS,
 	FAILURE_MESSAGES,
 	headerValue,
 	verifySignature,
 	verifyToken,
-} from './signature';
+} from '../shared/signature';
 
 type Verification = 'hmacSignature' | 'urlToken' | 'none';
 
@@ -39,8 +40,6 @@ interface TriggerOptions {
 	timestampHeader?: string;
 	toleranceSeconds?: number;
 }
-
-const CREDENTIAL = 'finVerifyApi';
 
 /** Static data key of the delivery ids seen recently (see dedupe.ts). */
 const SEEN_KEY = 'recentDeliveries';
@@ -62,7 +61,7 @@ function respond(this: IWebhookFunctions, status: number, body: IDataObject): vo
 async function assertConfigured(this: IHookFunctions): Promise<void> {
 	const verification = this.getNodeParameter('verification', 'hmacSignature') as Verification;
 	if (verification === 'hmacSignature') {
-		const credentials = (await this.getCredentials(CREDENTIAL)) as FinVerifyCredentials;
+		const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as FinVerifyCredentials;
 		if (!credentials.webhookSecret) {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -416,7 +415,7 @@ export class FinVerifyTrigger implements INodeType {
 
 		// 1. Authenticity, before anything is read from the body
 		if (verification === 'hmacSignature') {
-			const credentials = (await this.getCredentials(CREDENTIAL)) as FinVerifyCredentials;
+			const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as FinVerifyCredentials;
 			if (!credentials.webhookSecret) {
 				throw new NodeOperationError(
 					this.getNode(),

@@ -116,16 +116,21 @@ describe('output-file fields', () => {
 			description,
 		) as INodeParameters;
 	};
-	const pdf = { resource: 'company', operation: 'getByCin', downloadReportPdf: true };
+	// the download switch is download from version 2 (version 1 named it downloadReportPdf)
+	const pdf = (typeVersion: number) => ({
+		resource: 'company',
+		operation: 'getByCin',
+		[typeVersion < 2 ? 'downloadReportPdf' : 'download']: true,
+	});
 	const html = { resource: 'creditReport', operation: 'getCommercialReport', output: 'htmlFile' };
 
 	test('from version 2, the company PDF and the commercial report HTML have distinct default fields', () => {
-		expect(resolved(2, pdf).binaryPropertyName).toBe('companyReport');
+		expect(resolved(2, pdf(2)).binaryPropertyName).toBe('companyReport');
 		expect(resolved(2, html).binaryPropertyName).toBe('commercialReport');
 	});
 
 	test('version 1 keeps data, which saved workflows rely on', () => {
-		expect(resolved(1, pdf).binaryPropertyName).toBe('data');
+		expect(resolved(1, pdf(1)).binaryPropertyName).toBe('data');
 		expect(resolved(1, html).binaryPropertyName).toBe('data');
 	});
 });

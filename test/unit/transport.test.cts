@@ -5,9 +5,8 @@ import {
 	apiErrorCode,
 	isErrorEnvelope,
 	parseApiError,
-	redactDeep,
-	redactSecrets,
 } from '../../nodes/FinVerify/transport/errors';
+import { redactDeep, redactSecrets } from '../../nodes/FinVerify/transport/redact';
 import {
 	MAX_RETRY_WAIT_MS,
 	parseRetryAfter,

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { DownloadSwitch } from '../helpers/documents';
 import type { FieldContext } from '../helpers/validation';
 import {
 	assertConsent,
@@ -290,7 +291,7 @@ export const outputField: INodeProperties = {
 export const outputModeFields: INodeProperties[] = [simplifyField, outputField];
 
 /** displayOptions of fields that only shape the Simplified/Normalized output (hidden for the raw answer). */
-export const shapedOutputOnly: NonNullable<INodeProperties['displayOptions']> = {
+export const normalizedOutputOnly: NonNullable<INodeProperties['displayOptions']> = {
 	hide: { '/simplify': [false], '/outputMode': ['raw'] },
 };
 
@@ -303,8 +304,8 @@ export function outputMode(context: IExecuteFunctions, itemIndex: number): Outpu
 	return mode === 'raw' || mode === 'normalized' ? mode : 'simplified';
 }
 
-/** Whether the item's output is shaped by the node (Simplified or Normalized) rather than raw. */
-export const shapedOutput = (context: IExecuteFunctions, itemIndex: number): boolean =>
+/** Whether the node normalizes the item's output (Simplified or Normalized) rather than passing it raw. */
+export const isNormalizedOutput = (context: IExecuteFunctions, itemIndex: number): boolean =>
 	outputMode(context, itemIndex) !== 'raw';
 
 export const binaryPropertyField: INodeProperties = {
@@ -413,15 +414,39 @@ export function statusCallbackUrlField(
 	};
 }
 
-/** "Download …" switch plus the output binary field, shown only when downloading. */
+/**
+ * "Download …" switch plus the output binary field, shown only when downloading; read them with
+ * `downloadProperty` (helpers/documents.ts). The switch is `download` for every operation from version 2;
+ * an operation whose version 1 named it otherwise passes that `v1Name` (saved workflows keep working), and
+ * one whose version 2 output field has its own default passes `v2Default`.
+ */
 export function downloadFields(
 	displayName: string,
 	description: string,
-	hint: string,
+	outputField: Partial<INodeProperties>,
+	{ v1Name = 'download', v2Default }: DownloadSwitch = {},
 ): INodeProperties[] {
+	const toggle: INodeProperties = {
+		displayName,
+		name: 'download',
+		type: 'boolean',
+		default: false,
+		description,
+	};
+	const output: INodeProperties = { ...binaryPropertyField, ...outputField };
+	if (v1Name === 'download' && v2Default === undefined)
+		return [toggle, { ...output, displayOptions: { show: { download: [true] } } }];
+	const v1 = { '@version': [1] };
+	const v2 = { '@version': [{ _cnd: { gte: 2 } }] };
 	return [
-		{ displayName, name: 'download', type: 'boolean', default: false, description },
-		{ ...binaryPropertyField, displayOptions: { show: { download: [true] } }, hint },
+		{ ...toggle, name: v1Name, displayOptions: { show: v1 } },
+		{ ...toggle, displayOptions: { show: v2 } },
+		{ ...output, displayOptions: { show: { [v1Name]: [true], ...v1 } } },
+		{
+			...output,
+			default: v2Default ?? output.default,
+			displayOptions: { show: { download: [true], ...v2 } },
+		},
 	];
 }
 

@@ -1,13 +1,61 @@
 import type {
+	IBinaryData,
 	IBinaryKeyData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
-import { downloadReportFile } from './reportFiles';
+import { downloadDocument } from '../transport';
 import { assertBinaryPropertyName } from './validation';
+
+/**
+ * Files on output items, the one download module: a document link (statement, filed return, company or
+ * bureau report) downloaded through the transport, or an HTML report the service returned inline, as n8n
+ * binary data; and the download fields' values read the same way for every operation.
+ */
+
+/** An HTML report the service returned inline, as a binary file. */
+export async function htmlToBinary(
+	this: IExecuteFunctions,
+	html: string,
+	fileName: string,
+): Promise<IBinaryData> {
+	return await this.helpers.prepareBinaryData(Buffer.from(html, 'utf8'), fileName, 'text/html');
+}
+
+const EXTENSIONS: Record<string, string> = {
+	'application/pdf': 'pdf',
+	'text/html': 'html',
+	'application/json': 'json',
+};
+
+/**
+ * Downloads a document link as binary data named `<baseName>.<ext>`; the extension follows the answer's
+ * content type (PDF unless the service says otherwise). An empty file is an error.
+ */
+export async function downloadFile(
+	this: IExecuteFunctions,
+	url: string,
+	baseName: string,
+	itemIndex: number,
+	policy: RequestPolicy,
+): Promise<IBinaryData> {
+	const { data, contentType } = await downloadDocument.call(this, url, itemIndex, policy);
+	if (data.length === 0) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'Empty document', code: 'EMPTY_DOCUMENT' },
+			{ message: 'The document link returned an empty file', itemIndex },
+		);
+	}
+	const mimeType =
+		contentType && contentType !== 'application/octet-stream' ? contentType : 'application/pdf';
+	const extension = EXTENSIONS[mimeType] ?? 'pdf';
+	return await this.helpers.prepareBinaryData(data, `${baseName}.${extension}`, mimeType);
+}
 
 export interface DocumentToDownload {
 	url: string;
@@ -34,9 +82,9 @@ async function downloadDocuments(
 ): Promise<IBinaryKeyData> {
 	const binary: IBinaryKeyData = {};
 	for (const document of documents) {
-		// same rules as the report downloads: the extension follows the content type, empty files fail
+		// the extension follows the content type, empty files fail
 		const baseName = document.fileName.replace(/\.pdf$/, '');
-		binary[document.property] = await downloadReportFile.call(
+		binary[document.property] = await downloadFile.call(
 			this,
 			document.url,
 			baseName,
@@ -107,11 +155,31 @@ export function numberedDocuments<T extends IDataObject>(
 	return { entries: marked, documents };
 }
 
-/** The binary property to download into (from the download fields), or undefined when not downloading. */
-export function downloadProperty(this: IExecuteFunctions, itemIndex: number): string | undefined {
-	if (!(this.getNodeParameter('download', itemIndex, false) as boolean)) return undefined;
+/** Where a download switch differs from the default (see `downloadFields`). */
+export interface DownloadSwitch {
+	/** The switch's name in version 1 (`download` unless an operation named it otherwise). */
+	v1Name?: string;
+	/** The output field's default from version 2 (version 1: `data`). */
+	v2Default?: string;
+	/** The output field's display name, for the error message. */
+	fieldLabel?: string;
+}
+
+/**
+ * The binary property to download into (from the download fields), or undefined when not downloading.
+ * From version 2 the switch is `download` for every operation; version 1 reads its own name.
+ */
+export function downloadProperty(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	{ v1Name = 'download', v2Default = 'data', fieldLabel }: DownloadSwitch = {},
+): string | undefined {
+	const v1 = this.getNode().typeVersion < 2;
+	if (!(this.getNodeParameter(v1 ? v1Name : 'download', itemIndex, false) as boolean))
+		return undefined;
 	return assertBinaryPropertyName(
 		{ node: this.getNode(), itemIndex },
-		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+		this.getNodeParameter('binaryPropertyName', itemIndex, v1 ? 'data' : v2Default),
+		fieldLabel,
 	);
 }

@@ -13,11 +13,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { SANDBOX_BASE_URL } from '../../../credentials/FinVerifyApi.credentials';
-import { isErrorEnvelope, parseApiError, redactDeep, redactSecrets } from './errors';
+import { CREDENTIAL_TYPE, SANDBOX_BASE_URL } from '../../shared/constants';
+import { isErrorEnvelope, parseApiError } from './errors';
+import { redactDeep, redactSecrets } from './redact';
 import { retryDelayMs, shouldRetryNetworkError, shouldRetryStatus } from './retry';
 
-export const CREDENTIAL_TYPE = 'finVerifyApi';
+export { CREDENTIAL_TYPE };
 export const API_PREFIX = '/api/v1/services/';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 3;

@@ -121,6 +121,22 @@ describe('redirects (High 2)', () => {
 		expect(leaked(other)).toHaveLength(0);
 	});
 
+	test('version 2 names the switch download, as every download (version 1: downloadReportPdf); the file lands in companyReport', async () => {
+		service.respond(CIN_PATH, { body: company(`${service.url}/files/v2.pdf`) });
+		service.respond('/files/v2.pdf', {
+			body: '%PDF-1.4 v2',
+			headers: { 'content-type': 'application/pdf' },
+		});
+		const workflow = cinLookup({ download: true });
+		workflow.nodes[1].typeVersion = 2;
+		const result = await engine.run(workflow);
+		expect(result.error).toBeUndefined();
+		const binary = result.output('FinVerify')[0].binary;
+		expect(Object.keys(binary ?? {})).toEqual(['companyReport']);
+		expect(binary?.companyReport.mimeType).toBe('application/pdf');
+		expect(service.requests.filter((r) => r.path === '/files/v2.pdf')).toHaveLength(1);
+	});
+
 	test('a pre-signed link on another host redirecting back to the service host gets the credential only there', async () => {
 		service.respond(CIN_PATH, { body: company(`${other.url}/signed.pdf`) });
 		other.respond('/signed.pdf', {

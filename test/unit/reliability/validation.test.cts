@@ -25,7 +25,7 @@ import {
 	parseJsonObject,
 	requireText,
 } from '../../../nodes/FinVerify/helpers/validation';
-import { redactPassword } from '../../../nodes/FinVerify/transport/errors';
+import { redactPassword } from '../../../nodes/FinVerify/transport/redact';
 
 const node: INode = {
 	id: 'n',

@@ -5,8 +5,8 @@ import {
 	normalizeStatus,
 	parseJsonBody,
 	toIsoTime,
-} from '../../../nodes/FinVerifyTrigger/events';
-import type { EventFilter, NormalizedEvent } from '../../../nodes/FinVerifyTrigger/events';
+} from '../../../nodes/shared/events';
+import type { EventFilter, NormalizedEvent } from '../../../nodes/shared/events';
 
 const NOW_MS = Date.parse('2025-06-15T10:00:00.000Z');
 

@@ -8,7 +8,7 @@ import {
 	safeEqual,
 	verifySignature,
 	verifyToken,
-} from '../../../nodes/FinVerifyTrigger/signature';
+} from '../../../nodes/shared/signature';
 
 const SECRET = 'sandbox-webhook-secret';
 const NOW_MS = 1_750_000_000_000;

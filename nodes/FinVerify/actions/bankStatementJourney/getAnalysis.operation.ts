@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { normalizeAnalysis } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { journeyClientIdField, outputModeFields, shapedOutput } from '../common.descriptions';
+import { journeyClientIdField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
 import { readClientId } from './shared';
 
 const properties: INodeProperties[] = [journeyClientIdField, ...outputModeFields];
@@ -20,7 +20,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 
 	const response = await apiRequest.call(this, {
 		...policy,

@@ -29,8 +29,8 @@ import {
 	downloadFields,
 	journeyClientIdField,
 	outputModeFields,
-	shapedOutput,
-	shapedOutputOnly,
+	isNormalizedOutput,
+	normalizedOutputOnly,
 } from '../common.descriptions';
 import { readClientId } from './shared';
 
@@ -43,7 +43,9 @@ const properties: INodeProperties[] = [
 	...downloadFields(
 		'Download Statement PDFs',
 		"Whether to download each account's statement analysis PDF (the time-limited analysis_pdf_s3_url link) as binary data",
-		"Files go to this name plus _0, _1… per account. Split: this field, on each account's (first) item.",
+		{
+			hint: "Files go to this name plus _0, _1… per account. Split: this field, on each account's (first) item.",
+		},
 	),
 	{
 		displayName: 'Options',
@@ -51,7 +53,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: shapedOutputOnly,
+		displayOptions: normalizedOutputOnly,
 		options: [
 			{
 				displayName: 'Split Into Items',
@@ -171,7 +173,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 	const binaryProperty = downloadProperty.call(this, itemIndex);
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
 	const splitInto = assertOneOf(ctx, options.splitInto ?? 'none', 'Split Into Items', SPLIT_MODES);

@@ -6,7 +6,7 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField, outputModeFields } from '../common.descriptions';
 import { readClientId } from './shared';
-import { statusOutput, waitForFinalStatusField, waitOptionsField } from './wait';
+import { statusOutput, waitForFinalStatusField, waitOptionsField } from '../completion/finalStatus';
 
 const properties: INodeProperties[] = [
 	journeyClientIdField,

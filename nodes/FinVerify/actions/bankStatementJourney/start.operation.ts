@@ -22,7 +22,7 @@ import {
 	mobileNumberField,
 	outputModeFields,
 	readExtraBody,
-	shapedOutput,
+	isNormalizedOutput,
 	statusCallbackUrlField,
 } from '../common.descriptions';
 import { completionOptionsField, waitForCompletionField } from '../completion/fields';
@@ -158,7 +158,7 @@ export async function execute(
 		body.customer_name = requireText(ctx, 'Customer Name', fields.customerName);
 	if (fields.customerEmail)
 		body.customer_email = assertEmail(ctx, fields.customerEmail, 'Customer Email');
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 
 	const response = await apiRequest.call(this, {
 		...policy,

@@ -17,7 +17,11 @@ import {
 } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { outputModeFields, shapedOutput, statusCallbackUrlField } from '../common.descriptions';
+import {
+	outputModeFields,
+	isNormalizedOutput,
+	statusCallbackUrlField,
+} from '../common.descriptions';
 import { completionOptionsField, waitForCompletionField } from '../completion/fields';
 import type { CompletionSupport } from '../completion/putToWait';
 import { readWaitMode, resumeUrl } from '../completion/putToWait';
@@ -157,7 +161,7 @@ export async function execute(
 		body.recipient_name = requireText(ctx, 'Recipient Name', fields.recipientName);
 	if (fields.requesterName)
 		body.requester_name = requireText(ctx, 'Requester Name', fields.requesterName);
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 
 	const response = await apiRequest.call(this, {
 		...policy,

@@ -7,23 +7,23 @@ import type {
 import { deepCopy, updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeCompany, normalizeLlp } from '../../helpers/normalize/company';
-import { downloadReportFile } from '../../helpers/reportFiles';
+import type { DownloadSwitch } from '../../helpers/documents';
+import { downloadFile, downloadProperty } from '../../helpers/documents';
 import type { FieldContext } from '../../helpers/validation';
-import { assertBinaryPropertyName, invalidField } from '../../helpers/validation';
+import { invalidField } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
-	binaryDefault,
-	binaryPropertyField,
 	companyLocatorField,
+	downloadFields,
 	outputModeFields,
-	shapedOutput,
-	versionedBinaryField,
+	isNormalizedOutput,
 } from '../common.descriptions';
 
 const CIN_PATTERN = /^[A-Z0-9]{21}$/;
 const LLPIN_PATTERN = /^[A-Z]{3}-[0-9]{4}$/;
-const PDF_FIELD_V2 = 'companyReport';
+/** Version 1 named the switch downloadReportPdf; version 2's file field has its own default. */
+const DOWNLOAD: DownloadSwitch = { v1Name: 'downloadReportPdf', v2Default: 'companyReport' };
 
 /**
  * A CIN or an LLPIN (an LLP has no CIN, and Search by Name returns both kinds): which lookup to call.
@@ -68,15 +68,12 @@ function lookupOnce(
 const properties: INodeProperties[] = [
 	companyLocatorField,
 	...outputModeFields,
-	{
-		displayName: 'Download Report PDF',
-		name: 'downloadReportPdf',
-		type: 'boolean',
-		default: false,
-		description:
-			"Whether to download the company report PDF (the response's pdf_url) as a binary file. Responses without a link give no file.",
-	},
-	...versionedBinaryField(binaryPropertyField, PDF_FIELD_V2, { downloadReportPdf: [true] }),
+	...downloadFields(
+		'Download Report PDF',
+		"Whether to download the company report PDF (the response's pdf_url) as a binary file. Responses without a link give no file.",
+		{},
+		DOWNLOAD,
+	),
 ];
 
 const displayOptions = { show: { resource: ['company'], operation: ['getByCin'] } };
@@ -93,15 +90,10 @@ export async function execute(
 		ctx,
 		this.getNodeParameter('company', itemIndex, '', { extractValue: true }),
 	);
-	const simplify = shapedOutput(this, itemIndex);
-	const download =
-		kind === 'cin' && (this.getNodeParameter('downloadReportPdf', itemIndex, false) as boolean);
-	const binaryProperty = download
-		? assertBinaryPropertyName(
-				ctx,
-				this.getNodeParameter('binaryPropertyName', itemIndex, binaryDefault(this, PDF_FIELD_V2)),
-			)
-		: '';
+	const simplify = isNormalizedOutput(this, itemIndex);
+	// an LLP's answer has no report PDF
+	const binaryProperty =
+		kind === 'cin' ? downloadProperty.call(this, itemIndex, DOWNLOAD) : undefined;
 
 	const response = await lookupOnce(this, `${kind}:${id}`, async () =>
 		kind === 'cin'
@@ -125,9 +117,9 @@ export async function execute(
 	if (kind === 'llpin') return [{ json: simplify ? normalizeLlp(response) : deepCopy(response) }];
 	const summary = normalizeCompany(response);
 	const json = simplify ? summary : deepCopy(response);
-	if (!download || !summary.pdfUrl) return [{ json }];
+	if (!binaryProperty || !summary.pdfUrl) return [{ json }];
 
-	const file = await downloadReportFile.call(
+	const file = await downloadFile.call(
 		this,
 		summary.pdfUrl,
 		// file names keep the identifier as the registry writes it (uppercase)

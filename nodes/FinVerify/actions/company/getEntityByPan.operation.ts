@@ -5,7 +5,7 @@ import { normalizeEntity } from '../../helpers/normalize/company';
 import { assertPan } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { outputModeFields, panField, shapedOutput } from '../common.descriptions';
+import { outputModeFields, panField, isNormalizedOutput } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -27,7 +27,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 
 	const response = await apiRequest.call(this, {
 		...policy,

@@ -5,7 +5,7 @@ import { normalizeLlp } from '../../helpers/normalize/company';
 import { assertLlpin } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { llpLocatorField, outputModeFields, shapedOutput } from '../common.descriptions';
+import { llpLocatorField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
 
 const properties: INodeProperties[] = [llpLocatorField, ...outputModeFields];
 
@@ -24,7 +24,7 @@ export async function execute(
 		this.getNodeParameter('llp', itemIndex, '', { extractValue: true }),
 		'LLP (LLPIN)',
 	);
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 
 	const response = await apiRequest.call(this, {
 		...policy,

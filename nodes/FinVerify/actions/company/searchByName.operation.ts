@@ -11,7 +11,7 @@ import { assertPositiveInteger, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { apiErrorCode, toNodeError } from '../../transport/errors';
-import { companyNameField, outputModeFields, shapedOutput } from '../common.descriptions';
+import { companyNameField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	companyNameField,
@@ -95,7 +95,7 @@ export async function execute(
 				this.getNodeParameter('limit', itemIndex, 50),
 				'Limit',
 			);
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	let response: IDataObject;

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { planPolling, pollUntil } from '../../helpers/polling';
-import type { StatusSummary } from '../bankStatementJourney/wait';
-import { shapedOutput } from '../common.descriptions';
+import type { StatusSummary } from './finalStatus';
+import { isNormalizedOutput } from '../common.descriptions';
 
 /**
  * Status requests until the status is final or the time limit is reached: no faster than every 5
@@ -61,7 +61,7 @@ export async function pollAfterStart(
 	fetchStatus: () => Promise<IDataObject>,
 	summarize: (raw: IDataObject) => StatusSummary,
 ): Promise<IDataObject> {
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 	const last = await pollToFinal.call(
 		this,
 		itemIndex,

@@ -6,15 +6,15 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { normalizeEvent, parseJsonBody } from '../../../FinVerifyTrigger/events';
-import type { NormalizedEvent } from '../../../FinVerifyTrigger/events';
-import { fetchJourneyResults } from '../../../FinVerifyTrigger/results';
+import { normalizeEvent, parseJsonBody } from '../../../shared/events';
+import type { NormalizedEvent } from '../../../shared/events';
+import { fetchJourneyResults } from '../../../shared/results';
 import {
 	DEFAULT_SIGNATURE_HEADERS,
 	FAILURE_MESSAGES,
 	headerValue,
 	verifySignature,
-} from '../../../FinVerifyTrigger/signature';
+} from '../../../shared/signature';
 import { isObject } from '../../helpers/normalize/common';
 import { normalizeJourneyStatus } from '../../helpers/normalize/journey';
 import type { FinVerifyCredentials } from '../../transport';

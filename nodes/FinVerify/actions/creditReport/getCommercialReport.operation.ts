@@ -11,7 +11,7 @@ import {
 	commercialReportHtml,
 	normalizeCommercialReport,
 } from '../../helpers/normalize/creditReport';
-import { htmlToBinary } from '../../helpers/reportFiles';
+import { htmlToBinary } from '../../helpers/documents';
 import { assertBinaryPropertyName, assertPan, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -24,7 +24,7 @@ import {
 	outputModeFields,
 	panField,
 	readConsent,
-	shapedOutput,
+	isNormalizedOutput,
 } from '../common.descriptions';
 
 /** From version 2 the report has its own default field, apart from Get by CIN's PDF. */
@@ -111,7 +111,7 @@ export async function execute(
 				this.getNodeParameter('binaryPropertyName', itemIndex, binaryDefault(this, HTML_FIELD_V2)),
 			)
 		: '';
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const response = await apiRequest.call(this, {

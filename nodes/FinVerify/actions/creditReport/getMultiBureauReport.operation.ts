@@ -13,18 +13,13 @@ import {
 	normalizeMultiBureau,
 } from '../../helpers/normalize/creditReport';
 import type { BureauOutcome } from '../../helpers/normalize/creditReport';
-import { downloadReportFile } from '../../helpers/reportFiles';
-import {
-	assertBinaryPropertyName,
-	assertBureaus,
-	assertMobile,
-	assertPan,
-	requireText,
-} from '../../helpers/validation';
+import type { DownloadSwitch } from '../../helpers/documents';
+import { downloadFile, downloadProperty } from '../../helpers/documents';
+import { assertBureaus, assertMobile, assertPan, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
-	binaryPropertyField,
+	downloadFields,
 	bureausField,
 	consentField,
 	fullNameField,
@@ -34,9 +29,13 @@ import {
 	panField,
 	readConsent,
 	readGender,
-	shapedOutput,
-	shapedOutputOnly,
+	isNormalizedOutput,
+	normalizedOutputOnly,
 } from '../common.descriptions';
+
+const FILE_FIELD_LABEL = 'Put Report Files in Field';
+/** Version 1 named the switch downloadReportPdf. */
+const DOWNLOAD: DownloadSwitch = { v1Name: 'downloadReportPdf' };
 
 const properties: INodeProperties[] = [
 	panField,
@@ -46,20 +45,15 @@ const properties: INodeProperties[] = [
 	bureausField,
 	consentField,
 	...outputModeFields,
-	{
-		displayName: 'Download Report PDFs',
-		name: 'downloadReportPdf',
-		type: 'boolean',
-		default: false,
-		description:
-			"Whether to download each bureau's report document (the response's report link) as a binary file. Bureaus without a link get no file.",
-	},
-	{
-		...binaryPropertyField,
-		displayName: 'Put Report Files in Field',
-		hint: 'Without splitting, each bureau gets its own field: this name, an underscore and the bureau, e.g. data_cibil',
-		displayOptions: { show: { downloadReportPdf: [true] } },
-	},
+	...downloadFields(
+		'Download Report PDFs',
+		"Whether to download each bureau's report document (the response's report link) as a binary file. Bureaus without a link get no file.",
+		{
+			displayName: FILE_FIELD_LABEL,
+			hint: 'Without splitting, each bureau gets its own field: this name, an underscore and the bureau, e.g. data_cibil',
+		},
+		DOWNLOAD,
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -72,7 +66,7 @@ const properties: INodeProperties[] = [
 				name: 'includeFullReports',
 				type: 'boolean',
 				default: false,
-				displayOptions: shapedOutputOnly,
+				displayOptions: normalizedOutputOnly,
 				description:
 					"Whether to add each bureau's complete report object (accounts, enquiries, payment history) to the simplified output, in a report field, with a reportLayout field naming its layout (reference, or the bureau's own)",
 			},
@@ -147,15 +141,10 @@ export async function execute(
 	const gender = readGender(ctx, this.getNodeParameter('gender', itemIndex, ''));
 	const bureaus = assertBureaus(ctx, this.getNodeParameter('bureaus', itemIndex, []));
 	const consent = readConsent(ctx, this.getNodeParameter('consent', itemIndex, false));
-	const simplify = shapedOutput(this, itemIndex);
-	const download = this.getNodeParameter('downloadReportPdf', itemIndex, false) as boolean;
-	const binaryProperty = download
-		? assertBinaryPropertyName(
-				ctx,
-				this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-				'Put Report Files in Field',
-			)
-		: '';
+	const simplify = isNormalizedOutput(this, itemIndex);
+	const binaryProperty =
+		downloadProperty.call(this, itemIndex, { ...DOWNLOAD, fieldLabel: FILE_FIELD_LABEL }) ?? '';
+	const download = binaryProperty !== '';
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const split = options.splitIntoItems === true;
 
@@ -188,7 +177,7 @@ export async function execute(
 			const baseName = `${outcome.pan ?? pan}-${outcome.bureau}-credit-report`;
 			files.set(
 				outcome.bureau,
-				await downloadReportFile.call(this, outcome.reportLink, baseName, itemIndex, policy),
+				await downloadFile.call(this, outcome.reportLink, baseName, itemIndex, policy),
 			);
 		}
 	}

@@ -13,8 +13,8 @@ import { apiRequest } from '../../transport';
 import {
 	mobileNumberField,
 	outputModeFields,
-	shapedOutput,
-	shapedOutputOnly,
+	isNormalizedOutput,
+	normalizedOutputOnly,
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: shapedOutputOnly,
+		displayOptions: normalizedOutputOnly,
 		options: [
 			{
 				displayName: 'Include Passbook',
@@ -55,7 +55,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const response = await apiRequest.call(this, {

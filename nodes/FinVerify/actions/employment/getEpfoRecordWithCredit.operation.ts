@@ -15,8 +15,8 @@ import {
 	mobileNumberField,
 	outputModeFields,
 	readConsent,
-	shapedOutput,
-	shapedOutputOnly,
+	isNormalizedOutput,
+	normalizedOutputOnly,
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -51,7 +51,7 @@ const properties: INodeProperties[] = [
 				name: 'includeCreditAccounts',
 				type: 'boolean',
 				default: true,
-				displayOptions: shapedOutputOnly,
+				displayOptions: normalizedOutputOnly,
 				description:
 					'Whether to list the individual credit accounts (credit.accounts) in the simplified output',
 			},
@@ -76,7 +76,7 @@ export async function execute(
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
 	// the service takes no consent field here, but the answer includes a credit report: consent first
 	readConsent(ctx, this.getNodeParameter('consent', itemIndex, false));
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const response = await apiRequest.call(this, {

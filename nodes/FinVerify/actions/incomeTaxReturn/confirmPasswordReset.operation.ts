@@ -5,7 +5,7 @@ import { normalizePasswordReset } from '../../helpers/normalize/incomeTax';
 import { assertOtp } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { outputModeFields, shapedOutput } from '../common.descriptions';
+import { outputModeFields, isNormalizedOutput } from '../common.descriptions';
 import { portalClientIdField, readPortalClientId } from './shared';
 
 const properties: INodeProperties[] = [
@@ -37,7 +37,7 @@ export async function execute(
 	const ctx = { node: this.getNode(), itemIndex };
 	const clientId = readPortalClientId(ctx, this.getNodeParameter('portalClientId', itemIndex, ''));
 	const otp = assertOtp(ctx, this.getNodeParameter('otp', itemIndex, ''));
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 
 	const response = await apiRequest.call(this, {
 		...policy,

@@ -4,11 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import {
-	statusOutput,
-	waitForFinalStatusField,
-	waitOptionsField,
-} from '../bankStatementJourney/wait';
+import { statusOutput, waitForFinalStatusField, waitOptionsField } from '../completion/finalStatus';
 import { jobIdField, outputModeFields } from '../common.descriptions';
 import { readJobId } from './shared';
 

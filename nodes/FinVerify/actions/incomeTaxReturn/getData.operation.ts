@@ -23,8 +23,8 @@ import {
 	downloadFields,
 	jobIdField,
 	outputModeFields,
-	shapedOutput,
-	shapedOutputOnly,
+	isNormalizedOutput,
+	normalizedOutputOnly,
 } from '../common.descriptions';
 import { readJobId } from './shared';
 
@@ -34,7 +34,9 @@ const properties: INodeProperties[] = [
 	...downloadFields(
 		'Download Filed Returns',
 		'Whether to download the document of each filed return (its download_link) as binary data',
-		"Files go to this name plus _0, _1… (newest filing first). Split per filing: each item's file is in this field.",
+		{
+			hint: "Files go to this name plus _0, _1… (newest filing first). Split per filing: each item's file is in this field.",
+		},
 	),
 	{
 		displayName: 'Options',
@@ -42,7 +44,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: shapedOutputOnly,
+		displayOptions: normalizedOutputOnly,
 		options: [
 			{
 				displayName: 'Split Into One Item per Filing',
@@ -90,7 +92,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const jobId = readJobId(ctx, this.getNodeParameter('jobId', itemIndex, ''));
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 	const binaryProperty = downloadProperty.call(this, itemIndex);
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
 

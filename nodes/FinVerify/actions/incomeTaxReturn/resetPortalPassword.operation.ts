@@ -2,10 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizePasswordReset } from '../../helpers/normalize/incomeTax';
-import { redactPassword } from '../../transport/errors';
+import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { outputModeFields, shapedOutput } from '../common.descriptions';
+import { outputModeFields, isNormalizedOutput } from '../common.descriptions';
 import {
 	portalClientIdField,
 	readPassword,
@@ -47,7 +47,7 @@ export async function execute(
 		this.getNodeParameter('newPassword', itemIndex, ''),
 		'New Password',
 	);
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 
 	const response = await withPasswordRedacted(
 		this.getNode(),

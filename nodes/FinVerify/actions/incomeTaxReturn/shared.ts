@@ -1,7 +1,7 @@
 import type { INode, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { redactDeep, redactSecrets } from '../../transport/errors';
+import { redactDeep, redactSecrets } from '../../transport/redact';
 import type { FieldContext } from '../../helpers/validation';
 import { assertIdentifier, invalidField } from '../../helpers/validation';
 

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import { assertPan } from '../../helpers/validation';
-import { redactPassword } from '../../transport/errors';
+import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
@@ -16,7 +16,7 @@ import {
 	outputModeFields,
 	panField,
 	readExtraBody,
-	shapedOutput,
+	isNormalizedOutput,
 } from '../common.descriptions';
 import { completionOptionsField, waitForCompletionField } from '../completion/fields';
 import { pollAfterStart } from '../completion/poll';
@@ -82,7 +82,7 @@ export async function execute(
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraBody(ctx, fields.extraBody);
 	const years = readAssessmentYears(ctx, fields.assessmentYears);
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 
 	const body: IDataObject = { ...extra, pan, password };
 	if (years.length) body.assessment_years = years;

@@ -11,8 +11,8 @@ import {
 	MAX_TIME_LIMIT_SECONDS,
 	MIN_POLL_INTERVAL_SECONDS,
 } from '../../helpers/polling';
-import { pollToFinal } from '../completion/poll';
-import { shapedOutput } from '../common.descriptions';
+import { pollToFinal } from './poll';
+import { isNormalizedOutput } from '../common.descriptions';
 
 /**
  * "Wait for a final status" for status operations (journey status, ITR analysis status): the fields and
@@ -93,7 +93,7 @@ export async function statusOutput(
 	fetchStatus: () => Promise<IDataObject>,
 	summarize: (raw: IDataObject) => StatusSummary,
 ): Promise<INodeExecutionData[]> {
-	const simplify = shapedOutput(this, itemIndex);
+	const simplify = isNormalizedOutput(this, itemIndex);
 	const output = (raw: IDataObject, extra?: IDataObject): INodeExecutionData[] => {
 		const json = simplify ? summarize(raw) : raw;
 		return [{ json: extra ? { ...json, ...extra } : json }];

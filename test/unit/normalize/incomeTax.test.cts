@@ -342,13 +342,14 @@ describe('normalizeAnalysisJob', () => {
 			isFinal: true,
 			isComplete: true,
 		});
+		// undocumented words pass through as they are (lowercased); a failure word ends the wait
 		expect(normalizeAnalysisJob({ data: { status: 'error' } })).toMatchObject({
-			status: 'failed',
+			status: 'error',
 			isFinal: true,
 			isComplete: false,
 		});
 		expect(normalizeAnalysisJob({ data: { status: 'in progress' } })).toMatchObject({
-			status: 'processing',
+			status: 'in_progress',
 			isFinal: false,
 		});
 	});

@@ -295,7 +295,9 @@ describe('journey status vocabulary', () => {
 		['CONSENT GRANTED', 'consent_granted', false],
 		['data_fetched', 'data_fetched', false],
 		['consent_denied', 'consent_denied', true],
-		['rejected', 'consent_denied', true],
+		// a word no documented response sends passes through as it is (lowercased), not final
+		['rejected', 'rejected', false],
+		['success', 'success', false],
 		['failed', 'failed', true],
 		['expired', 'expired', true],
 	])('%s → %s (final: %s)', (raw, status, isFinal) => {

@@ -1,6 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { asObject, first, toIsoTimestamp, toText, unwrap } from './common';
+import {
+	asObject,
+	first,
+	toIsoTimestamp,
+	toLowerText,
+	toText,
+	toUpperText,
+	unwrap,
+} from './common';
 
 export const SESSION_STATUSES = ['created', 'completed', 'expired', 'abandoned'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
@@ -32,16 +40,16 @@ export interface CollectionSession extends IDataObject {
 export function normalizeCollectionSession(body: unknown): CollectionSession {
 	const outer = asObject(body);
 	const data = unwrap(body);
-	const status = toText(data.status)?.toLowerCase() ?? null;
+	const status = toLowerText(data.status);
 	return {
 		sessionId: toText(first(data.session_id, data.id)),
-		flow: toText(data.flow)?.toLowerCase() ?? null,
+		flow: toLowerText(data.flow),
 		status,
 		isFinal: status !== null && status !== 'created',
 		hostedUrl: toText(first(data.hosted_url, data.url)),
 		expiresAt: toIsoTimestamp(data.expires_at),
 		recipientEmail: toText(data.recipient_email),
-		pan: toText(data.pan)?.toUpperCase() ?? null,
+		pan: toUpperText(data.pan),
 		message: toText(outer.message),
 	};
 }

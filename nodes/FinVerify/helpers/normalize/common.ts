@@ -26,6 +26,12 @@ export function toText(value: unknown): string | null {
 	return null;
 }
 
+/** Text in upper case (PAN, IFSC, CIN…) or null. */
+export const toUpperText = (value: unknown): string | null => toText(value)?.toUpperCase() ?? null;
+
+/** Text in lower case (statuses, bureau names…) or null. */
+export const toLowerText = (value: unknown): string | null => toText(value)?.toLowerCase() ?? null;
+
 /** Number or null. Accepts numeric strings ("742", "1,20,000.50", "₹ 500"); empty strings become null. */
 export function toNumber(value: unknown): number | null {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
@@ -39,6 +45,28 @@ export function toBoolean(value: unknown): boolean | null {
 	if (typeof value === 'boolean') return value;
 	if (value === 'true' || value === 'Y' || value === 'yes') return true;
 	if (value === 'false' || value === 'N' || value === 'no') return false;
+	return null;
+}
+
+/** Rounded to 2 decimals (rupees and paise). */
+export const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+/** Sum of the non-null numbers, or null when all are null (or there are none). */
+export function sumPresent(values: Array<number | null>): number | null {
+	const present = values.filter((v): v is number => v !== null);
+	return present.length === 0 ? null : present.reduce((s, v) => s + v, 0);
+}
+
+/** Count from a `{count}` object, an array's length, or a number. */
+export function countOf(value: unknown): number | null {
+	if (Array.isArray(value)) return value.length;
+	if (isObject(value)) return toNumber(first(value.count, value.total, value.total_count));
+	return toNumber(value);
+}
+
+/** Length of the first of the given values that is an array, else null. */
+export function firstArrayLength(...values: unknown[]): number | null {
+	for (const value of values) if (Array.isArray(value)) return value.length;
 	return null;
 }
 

@@ -10,6 +10,7 @@ import {
 	toIsoDate,
 	toNumber,
 	toText,
+	toUpperText,
 	unwrap,
 } from './common';
 
@@ -69,8 +70,6 @@ export function parseCin(value: unknown): { listed: boolean | null; state: strin
 	return { listed: match[1] === 'L', state: CIN_STATES[match[3]] ?? null };
 }
 
-const upper = (value: unknown) => toText(value)?.toUpperCase() ?? null;
-
 // ---------------------------------------------------------------- autocomplete
 
 export interface AutocompleteEntry extends IDataObject {
@@ -103,13 +102,13 @@ export function autocompleteEntries(body: unknown): IDataObject[] {
 export function normalizeAutocomplete(body: unknown): AutocompleteEntry[] {
 	return autocompleteEntries(body).map((entry) => {
 		const category = toText(entry.category)?.toLowerCase();
-		const declaredType = toText(entry.entity_type)?.toUpperCase() ?? null;
-		const rawCin = upper(entry.cin);
+		const declaredType = toUpperText(entry.entity_type);
+		const rawCin = toUpperText(entry.cin);
 		const isLlp =
 			declaredType === 'LLP' ||
 			category === 'llp' ||
 			(declaredType === null && category === undefined && rawCin !== null && LLPIN.test(rawCin));
-		const llpin = isLlp ? (upper(entry.llpin) ?? rawCin) : null;
+		const llpin = isLlp ? (toUpperText(entry.llpin) ?? rawCin) : null;
 		const cin = isLlp ? null : rawCin;
 		return {
 			name: toText(first(entry.entity_name, entry.company_name, entry.name)) ?? '',
@@ -161,7 +160,7 @@ function gstRegistrations(list: unknown): GstRegistration[] {
 	return asArray(list).map((raw) => {
 		const g = asObject(raw);
 		return {
-			gstin: upper(g.gstin),
+			gstin: toUpperText(g.gstin),
 			state: toText(g.state),
 			status: toText(g.status),
 			taxpayerType: toText(g.taxpayer_type),
@@ -450,7 +449,7 @@ export function normalizeCompany(body: unknown): CompanySummary {
 	if (isObject(data.result)) {
 		const result = data.result;
 		const company = asObject(result.company);
-		const cin = upper(first(company.cin, data.cin));
+		const cin = toUpperText(first(company.cin, data.cin));
 		const fromCin = parseCin(cin);
 		const classOfCompany = toText(company.class_of_company);
 		return {
@@ -474,13 +473,13 @@ export function normalizeCompany(body: unknown): CompanySummary {
 			paidUpCapital: toNumber(company.paid_up_capital),
 			numberOfMembers: toNumber(company.number_of_members),
 			email: emailOf(company, result),
-			pan: upper(first(company.pan, result.pan)),
+			pan: toUpperText(first(company.pan, result.pan)),
 			pdfUrl: toText(data.pdf_url),
 			directors: people(result.authorized_signatories),
 			...insights(result),
 		};
 	}
-	const cin = upper(data.cin);
+	const cin = toUpperText(data.cin);
 	const fromCin = parseCin(cin);
 	const companyType = companyTypeOf(toText(data.company_type), null);
 	return {
@@ -502,7 +501,7 @@ export function normalizeCompany(body: unknown): CompanySummary {
 		paidUpCapital: toNumber(data.paid_up_capital),
 		numberOfMembers: null,
 		email: toText(data.email),
-		pan: upper(data.pan),
+		pan: toUpperText(data.pan),
 		pdfUrl: toText(data.pdf_url),
 		directors: [],
 		...NO_INSIGHTS,
@@ -541,7 +540,7 @@ export function normalizeLlp(body: unknown): LlpSummary {
 		const disputes = asObject(result.legal_cases_of_financial_disputes);
 		return {
 			shape: 'sample',
-			llpin: upper(first(company.llpin, data.llpin, result.llpin)),
+			llpin: toUpperText(first(company.llpin, data.llpin, result.llpin)),
 			name: toText(first(company.legal_name, company.llp_name, result.legal_name)),
 			status: toText(first(company.status, company.llp_status, result.status)),
 			dateOfIncorporation: toIsoDate(company.date_of_incorporation),
@@ -556,7 +555,7 @@ export function normalizeLlp(body: unknown): LlpSummary {
 				first(company.total_obligation_of_contribution, result.total_obligation_of_contribution),
 			),
 			email: emailOf(company, result),
-			pan: upper(first(company.pan, result.pan)),
+			pan: toUpperText(first(company.pan, result.pan)),
 			partners: people(result.authorized_signatories),
 			gstRegistrations: gstRegistrations(result.gst_details),
 			openChargeCount: Array.isArray(result.open_charges) ? result.open_charges.length : null,
@@ -572,7 +571,7 @@ export function normalizeLlp(body: unknown): LlpSummary {
 	}
 	return {
 		shape: 'reference',
-		llpin: upper(data.llpin),
+		llpin: toUpperText(data.llpin),
 		name: toText(first(data.llp_name, data.name)),
 		status: toText(data.status),
 		dateOfIncorporation: toIsoDate(data.date_of_incorporation),
@@ -581,7 +580,7 @@ export function normalizeLlp(body: unknown): LlpSummary {
 		rocCode: toText(data.roc_code),
 		totalObligationOfContribution: toNumber(data.total_obligation_of_contribution),
 		email: toText(data.email),
-		pan: upper(data.pan),
+		pan: toUpperText(data.pan),
 		partners: [],
 		gstRegistrations: [],
 		openChargeCount: null,
@@ -593,7 +592,11 @@ export function normalizeLlp(body: unknown): LlpSummary {
 
 // ---------------------------------------------------------------- entity (PAN lookup)
 
-export interface ItrFiling extends IDataObject {
+/**
+ * One return as an entity lookup (Get Entity by PAN) lists it: year, date, type and status only. The
+ * full return of Income Tax Return > Get Data is `ItrFiling` in incomeTax.ts.
+ */
+export interface ItrFilingSummary extends IDataObject {
 	assessmentYear: string | null;
 	filedOn: string | null;
 	returnType: string | null;
@@ -623,7 +626,7 @@ export interface EntitySummary extends IDataObject {
 	lastTdsFilingDate: string | null;
 	tdsFilingTimeliness: string | null;
 	gstRegistrations: GstRegistration[];
-	itrFilings: ItrFiling[];
+	itrFilings: ItrFilingSummary[];
 	directors: Person[];
 }
 
@@ -634,19 +637,19 @@ export function normalizeEntity(body: unknown): EntitySummary {
 		const result = data.result;
 		const company = asObject(result.company);
 		const entityType = toText(result.entity_type);
-		const rawCin = upper(first(result.cin, company.cin));
+		const rawCin = toUpperText(first(result.cin, company.cin));
 		const isLlp = entityType?.toUpperCase() === 'LLP' || (rawCin !== null && LLPIN.test(rawCin));
 		const cin = isLlp ? null : rawCin;
 		const indicators = asObject(result.key_indicators);
 		const tds = asObject(result.tds_tcs_compliance);
 		return {
 			shape: 'sample',
-			pan: upper(first(result.pan, data.pan)),
+			pan: toUpperText(first(result.pan, data.pan)),
 			name: toText(first(result.legal_name, company.legal_name)),
 			entityType,
 			status: toText(result.status),
 			cin,
-			llpin: upper(first(result.llpin, isLlp ? rawCin : null)),
+			llpin: toUpperText(first(result.llpin, isLlp ? rawCin : null)),
 			dateOfIncorporation: toIsoDate(
 				first(company.date_of_incorporation, result.date_of_registration),
 			),
@@ -679,15 +682,15 @@ export function normalizeEntity(body: unknown): EntitySummary {
 			directors: people(result.directors),
 		};
 	}
-	const cin = upper(data.cin);
+	const cin = toUpperText(data.cin);
 	return {
 		shape: 'reference',
-		pan: upper(data.pan),
+		pan: toUpperText(data.pan),
 		name: toText(first(data.entity_name, data.name)),
 		entityType: toText(data.entity_type),
 		status: toText(data.status),
 		cin,
-		llpin: upper(data.llpin),
+		llpin: toUpperText(data.llpin),
 		dateOfIncorporation: toIsoDate(data.date_of_incorporation),
 		registeredAddress: toText(data.registered_address),
 		state: toText(first(data.state, parseCin(cin).state)),

@@ -6,12 +6,15 @@ import {
 	asObject,
 	delinquencyOf,
 	first,
+	firstArrayLength,
 	isObject,
 	parseDaysPastDue,
 	toBoolean,
 	toIsoTimestamp,
+	toLowerText,
 	toNumber,
 	toText,
+	toUpperText,
 	unwrap,
 } from './common';
 
@@ -67,14 +70,6 @@ export interface MultiBureauSummary extends IDataObject {
 	highestScore: number | null;
 }
 
-const lower = (value: unknown) => toText(value)?.toLowerCase() ?? null;
-
-/** Length of the first of the given values that is an array, else null. */
-function countOf(...values: unknown[]): number | null {
-	for (const value of values) if (Array.isArray(value)) return value.length;
-	return null;
-}
-
 /** Equifax sample report: CCRResponse.CIRReportDataLst[0] (optionally wrapping CIRReportData). */
 function equifaxReportData(report: IDataObject): IDataObject {
 	const ccr = asObject(report.CCRResponse);
@@ -110,7 +105,7 @@ const hasReport = (report: unknown) => isObject(report) && Object.keys(report).l
 
 function sampleAccountCount(report: IDataObject): number | null {
 	const cais = asObject(report.CAIS_Account);
-	const count = countOf(
+	const count = firstArrayLength(
 		report.accounts,
 		equifaxReportData(report).RetailAccountDetails,
 		cais.CAIS_Account_DETAILS,
@@ -123,7 +118,7 @@ function sampleAccountCount(report: IDataObject): number | null {
 function sampleEnquiryCount(report: IDataObject): number | null {
 	const equifax = equifaxReportData(report);
 	return first<number>(
-		countOf(
+		firstArrayLength(
 			report.inquiries,
 			report.enquiries,
 			equifax.Enquiries,
@@ -173,11 +168,12 @@ function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 		score,
 		reportLink: toText(first(entry.report_link, entry.credit_report_link, report.report_link)),
 		name: toText(first(report.name, entry.name)),
-		pan: toText(first(report.pan, entry.pan))?.toUpperCase() ?? null,
+		pan: toUpperText(first(report.pan, entry.pan)),
 		mobile: toText(first(report.mobile, report.mobile_number, entry.mobile)),
-		gender: lower(first(report.gender, entry.gender)),
-		accountCount: countOf(report.accounts) ?? (hasReport(report) ? 0 : null),
-		enquiryCount: countOf(report.inquiries, report.enquiries) ?? (hasReport(report) ? 0 : null),
+		gender: toLowerText(first(report.gender, entry.gender)),
+		accountCount: firstArrayLength(report.accounts) ?? (hasReport(report) ? 0 : null),
+		enquiryCount:
+			firstArrayLength(report.inquiries, report.enquiries) ?? (hasReport(report) ? 0 : null),
 		...delinquencyOf(
 			asArray(report.payment_history).map((h) => parseDaysPastDue(asObject(h).history)),
 		),
@@ -196,9 +192,9 @@ function sampleOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 		score,
 		reportLink: toText(entry.credit_report_link),
 		name: toText(data.name),
-		pan: toText(data.pan)?.toUpperCase() ?? null,
+		pan: toUpperText(data.pan),
 		mobile: toText(first(data.mobile, data.mobile_number)),
-		gender: lower(data.gender),
+		gender: toLowerText(data.gender),
 		accountCount: sampleAccountCount(report),
 		enquiryCount: sampleEnquiryCount(report),
 		...delinquencyOf(sampleHistories(report)),
@@ -281,7 +277,7 @@ export function normalizeMultiBureau(
 	const numbers = bureaus.map((o) => o.score).filter((s): s is number => s !== null);
 	const successful = bureaus.filter((o) => o.success).map((o) => o.bureau);
 	const declaredSuccess = toBoolean(object.success);
-	const status = lower(object.status);
+	const status = toLowerText(object.status);
 
 	return {
 		shape,
@@ -289,7 +285,7 @@ export function normalizeMultiBureau(
 		message: toText(object.message),
 		requestId: toText(first(object.request_id, object.doc_id)),
 		reportedAt: toIsoTimestamp(object.timestamp),
-		pan: toText(first(object.pan, ...bureaus.map((o) => o.pan)))?.toUpperCase() ?? null,
+		pan: toUpperText(first(object.pan, ...bureaus.map((o) => o.pan))),
 		bureaus,
 		scores,
 		successfulBureaus: successful,
@@ -323,14 +319,14 @@ export function normalizeCommercialReport(body: unknown): CommercialReportSummar
 	const object = asObject(body);
 	const data = unwrap(object);
 	const html = commercialReportHtml(object);
-	const status = lower(object.status);
+	const status = toLowerText(object.status);
 	const declared = toBoolean(object.success);
 	return {
 		success: declared ?? (status !== null ? status === 'success' : html !== null),
 		message: toText(object.message),
 		businessName: toText(data.business_name),
-		pan: toText(data.pan)?.toUpperCase() ?? null,
-		reportType: lower(data.report_type),
+		pan: toUpperText(data.pan),
+		reportType: toLowerText(data.report_type),
 		reportUrl: toText(data.report_url),
 		generatedAt: toIsoTimestamp(data.generated_at),
 		reportSize: html === null ? 0 : Buffer.byteLength(html, 'utf8'),

@@ -9,12 +9,15 @@ import {
 	isObject,
 	normalizePaymentHistory,
 	parseDaysPastDue,
-	todayIsoDate,
+	sumPresent,
 	toBoolean,
+	todayIsoDate,
 	toIsoDate,
 	toIsoMonth,
+	toLowerText,
 	toNumber,
 	toText,
+	toUpperText,
 	unwrap,
 } from './common';
 
@@ -23,11 +26,9 @@ import {
  * simplified field is null (or an empty list); nothing here throws.
  */
 
-const upper = (value: unknown) => toText(value)?.toUpperCase() ?? null;
-
 /** "M", "Male", "male" → "male"; "F", "Female" → "female"; anything else is kept lowercased. */
 export function toGender(value: unknown): string | null {
-	const text = toText(value)?.toLowerCase() ?? null;
+	const text = toLowerText(value);
 	if (text === 'm' || text === 'male') return 'male';
 	if (text === 'f' || text === 'female') return 'female';
 	return text;
@@ -68,8 +69,8 @@ function employers(list: unknown): Employer[] {
 		const current = declaredCurrent ?? dateOfExit === null;
 		return {
 			name: toText(first(e.establishment_name, e.employer_name, e.company_name, e.name)),
-			establishmentId: upper(e.establishment_id),
-			memberId: upper(first(e.member_id, e.pf_account_number)),
+			establishmentId: toUpperText(e.establishment_id),
+			memberId: toUpperText(first(e.member_id, e.pf_account_number)),
 			dateOfJoining,
 			dateOfExit,
 			current,
@@ -90,11 +91,6 @@ const newestFirst = (list: Employer[]) =>
 function currentEmployerOf(list: Employer[]): string | null {
 	return newestFirst(list).find((e) => e.current)?.name ?? null;
 }
-
-const sumOf = (values: Array<number | null>): number | null => {
-	const numbers = values.filter((v): v is number => v !== null);
-	return numbers.length ? numbers.reduce((a, b) => a + b, 0) : null;
-};
 
 // ---------------------------------------------------------------- endpoint 7: EPFO record
 
@@ -155,8 +151,8 @@ function passbookEntries(list: unknown): PassbookEntry[] {
 				month:
 					toIsoMonth(first(p.wage_month, p.month, p.period, p.date)) ??
 					toIsoMonth(toIsoDate(first(p.date, p.period))),
-				establishmentId: upper(p.establishment_id),
-				memberId: upper(p.member_id),
+				establishmentId: toUpperText(p.establishment_id),
+				memberId: toUpperText(p.member_id),
 				wages: toNumber(first(p.wages, p.wage)),
 				employeeShare: toNumber(p.employee_share),
 				employerShare: toNumber(p.employer_share),
@@ -176,11 +172,11 @@ export function normalizeEpfo(body: unknown): EpfoSummary {
 	const jobs = newestFirst(employers(data.employment_history));
 	const passbook = passbookEntries(data.passbook);
 	const employeeShare =
-		toNumber(summary.total_employee_share) ?? sumOf(passbook.map((p) => p.employeeShare));
+		toNumber(summary.total_employee_share) ?? sumPresent(passbook.map((p) => p.employeeShare));
 	const employerShare =
-		toNumber(summary.total_employer_share) ?? sumOf(passbook.map((p) => p.employerShare));
+		toNumber(summary.total_employer_share) ?? sumPresent(passbook.map((p) => p.employerShare));
 	const pensionShare =
-		toNumber(summary.total_pension_share) ?? sumOf(passbook.map((p) => p.pensionShare));
+		toNumber(summary.total_pension_share) ?? sumPresent(passbook.map((p) => p.pensionShare));
 	return {
 		success: toBoolean(object.success) ?? true,
 		message: toText(object.message),
@@ -198,14 +194,15 @@ export function normalizeEpfo(body: unknown): EpfoSummary {
 		},
 		currentEmployer: currentEmployerOf(jobs),
 		employerCount: jobs.length,
-		totalTenureMonths: sumOf(jobs.map((j) => j.tenureMonths)),
+		totalTenureMonths: sumPresent(jobs.map((j) => j.tenureMonths)),
 		employers: jobs,
 		contributions: {
 			employeeShare,
 			employerShare,
 			pensionShare,
 			total:
-				toNumber(summary.total_contribution) ?? sumOf([employeeShare, employerShare, pensionShare]),
+				toNumber(summary.total_contribution) ??
+				sumPresent([employeeShare, employerShare, pensionShare]),
 			monthsContributed: toNumber(summary.months_contributed),
 			lastContributionMonth:
 				toIsoMonth(summary.last_contribution_month) ?? passbook[0]?.month ?? null,
@@ -361,9 +358,9 @@ function accountTotals(
 		overdueAccounts:
 			declared.overdue ??
 			(listed ? accounts.filter((a) => (a.overdueAmount ?? 0) > 0).length : null),
-		totalOutstanding: declared.outstanding ?? sumOf(accounts.map((a) => a.outstandingAmount)),
-		totalSanctioned: declared.sanctioned ?? sumOf(accounts.map((a) => a.sanctionedAmount)),
-		totalOverdue: declared.overdueAmount ?? sumOf(accounts.map((a) => a.overdueAmount)),
+		totalOutstanding: declared.outstanding ?? sumPresent(accounts.map((a) => a.outstandingAmount)),
+		totalSanctioned: declared.sanctioned ?? sumPresent(accounts.map((a) => a.sanctionedAmount)),
+		totalOverdue: declared.overdueAmount ?? sumPresent(accounts.map((a) => a.overdueAmount)),
 	};
 }
 
@@ -515,7 +512,7 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 			name: toText(first(personal.full_name, creditName)),
 			dateOfBirth: toIsoDate(personal.dob),
 			gender: toGender(personal.gender),
-			pan: upper(first(asObject(asArray(identity.pan_number)[0]).id_number, credit.pan)),
+			pan: toUpperText(first(asObject(asArray(identity.pan_number)[0]).id_number, credit.pan)),
 			mobile: toText(first(epfo.mobile, credit.mobile)),
 			kycVerified: toBoolean(epfo.kyc_verified),
 			totalIncome: toNumber(personal.total_income),
@@ -529,7 +526,7 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 				uanSource: toText(epfo.uan_source),
 				employerCount: jobs.length,
 				currentEmployer: currentEmployerOf(jobs),
-				totalTenureMonths: sumOf(jobs.map((j) => j.tenureMonths)),
+				totalTenureMonths: sumPresent(jobs.map((j) => j.tenureMonths)),
 				employers: jobs,
 			};
 		}
@@ -539,7 +536,7 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 			name: toText(epfo.name),
 			dateOfBirth: toIsoDate(epfo.date_of_birth),
 			gender: toGender(epfo.gender),
-			pan: upper(first(epfo.pan, credit.pan)),
+			pan: toUpperText(first(epfo.pan, credit.pan)),
 			mobile: toText(first(epfo.mobile, data.mobile_number)),
 			kycVerified: toBoolean(epfo.kyc_verified),
 			totalIncome: null,
@@ -553,7 +550,7 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 				uanSource: null,
 				employerCount: toNumber(epfo.total_employers) ?? jobs.length,
 				currentEmployer: currentEmployerOf(jobs),
-				totalTenureMonths: sumOf(jobs.map((j) => j.tenureMonths)),
+				totalTenureMonths: sumPresent(jobs.map((j) => j.tenureMonths)),
 				employers: jobs,
 			};
 		}

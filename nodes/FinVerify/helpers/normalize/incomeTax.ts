@@ -8,8 +8,10 @@ import {
 	isObject,
 	toIsoDate,
 	toIsoTimestamp,
+	toLowerText,
 	toNumber,
 	toText,
+	toUpperText,
 	unwrap,
 } from './common';
 
@@ -20,17 +22,12 @@ import {
 
 // ---------------------------------------------------------------- analysis job
 
+/**
+ * The job states are `processing` and `completed` (ItrJobStatus in openapi/finverify.openapi.yaml); any other
+ * status passes through as the service sent it (lowercased). The failure words are not documented: should
+ * the service send one, the wait for a final status ends there instead of running to its time limit.
+ */
 const FINAL_JOB_STATUSES = new Set(['completed', 'failed', 'error', 'cancelled']);
-const JOB_ALIASES: Record<string, string> = {
-	complete: 'completed',
-	success: 'completed',
-	done: 'completed',
-	in_progress: 'processing',
-	pending: 'processing',
-	queued: 'processing',
-	running: 'processing',
-	error: 'failed',
-};
 
 export interface AnalysisJob extends IDataObject {
 	jobId: string | null;
@@ -45,11 +42,10 @@ export interface AnalysisJob extends IDataObject {
 export function normalizeAnalysisJob(body: unknown): AnalysisJob {
 	const outer = asObject(body);
 	const data = unwrap(body);
-	const raw =
+	const status =
 		toText(data.status)
 			?.toLowerCase()
 			.replace(/[\s-]+/g, '_') ?? null;
-	const status = raw === null ? null : (JOB_ALIASES[raw] ?? raw);
 	return {
 		jobId: toText(first(data.job_id, data.jobId)),
 		status,
@@ -74,7 +70,7 @@ export function normalizePasswordReset(body: unknown): PasswordResetState {
 	const data = unwrap(body);
 	return {
 		clientId: toText(data.client_id),
-		status: toText(data.status)?.toLowerCase() ?? null,
+		status: toLowerText(data.status),
 		message: toText(first(data.message, outer.message)),
 	};
 }
@@ -292,7 +288,7 @@ export function normalizeItrData(body: unknown): ItrData {
 	const profileRaw = asObject(data.profile);
 	const address = profileRaw.address;
 	const addressObject = asObject(address);
-	const pan = toText(first(data.pan, profileRaw.pan))?.toUpperCase() ?? null;
+	const pan = toUpperText(first(data.pan, profileRaw.pan));
 	const name = toText(first(data.name, profileRaw.name));
 	const profile: ItrProfile = {
 		pan,
@@ -317,7 +313,7 @@ export function normalizeItrData(body: unknown): ItrData {
 		jobId: toText(data.job_id),
 		pan,
 		name,
-		status: toText(data.status)?.toLowerCase() ?? null,
+		status: toLowerText(data.status),
 		filingStatus: toText(data.filing_status),
 		profile,
 		filings,

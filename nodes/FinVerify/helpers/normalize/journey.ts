@@ -4,13 +4,18 @@ import type { Shape } from './common';
 import {
 	asArray,
 	asObject,
+	countOf,
 	first,
 	isObject,
+	round2,
+	sumPresent,
 	toBoolean,
 	toIsoDate,
 	toIsoTimestamp,
+	toLowerText,
 	toNumber,
 	toText,
+	toUpperText,
 	unwrap,
 } from './common';
 
@@ -45,43 +50,13 @@ export const JOURNEY_FINAL_STATUSES: readonly JourneyStatus[] = [
 const FINAL_STATUSES = new Set<string>(JOURNEY_FINAL_STATUSES);
 
 /**
- * The sample shape reports a finished journey as `completed`; the reference shape says `analysis_complete`.
- * The trigger reads webhook statuses with these aliases only.
+ * The sample shape reports a finished journey as `completed`; the reference shape and the webhooks say
+ * `analysis_complete` (JourneyStatusSample and JourneyState in openapi/finverify.openapi.yaml). The only
+ * alias: any other status the service sends passes through as it is (lowercased), so a status the
+ * documents do not name yet reaches the workflow instead of failing it.
  */
 export const JOURNEY_COMPLETED_ALIASES: Readonly<Record<string, JourneyStatus>> = {
 	completed: 'analysis_complete',
-	complete: 'analysis_complete',
-	analysis_completed: 'analysis_complete',
-};
-
-/** Other spellings seen in (or plausible for) the sample shape, mapped onto the spec's vocabulary. */
-const STATUS_ALIASES: Record<string, JourneyStatus> = {
-	...JOURNEY_COMPLETED_ALIASES,
-	success: 'analysis_complete',
-	successful: 'analysis_complete',
-	created: 'initiated',
-	init: 'initiated',
-	pending: 'consent_pending',
-	awaiting_consent: 'consent_pending',
-	consent_requested: 'consent_pending',
-	consent_given: 'consent_granted',
-	consent_approved: 'consent_granted',
-	approved: 'consent_granted',
-	fetching: 'consent_granted',
-	data_fetching: 'consent_granted',
-	fetched: 'data_fetched',
-	processing: 'data_fetched',
-	analysing: 'data_fetched',
-	analyzing: 'data_fetched',
-	analysis_in_progress: 'data_fetched',
-	in_progress: 'data_fetched',
-	rejected: 'consent_denied',
-	denied: 'consent_denied',
-	consent_rejected: 'consent_denied',
-	error: 'failed',
-	failure: 'failed',
-	timed_out: 'expired',
-	timeout: 'expired',
 };
 
 export interface JourneyStatusInfo {
@@ -100,7 +75,7 @@ export function normalizeJourneyStatusValue(raw: unknown): JourneyStatusInfo {
 	if (text === null) return { status: null, isFinal: false, isSuccessful: false };
 	const status = (JOURNEY_STATUSES as readonly string[]).includes(text)
 		? text
-		: (STATUS_ALIASES[text] ?? text);
+		: (JOURNEY_COMPLETED_ALIASES[text] ?? text);
 	return {
 		status,
 		isFinal: FINAL_STATUSES.has(status),
@@ -143,7 +118,7 @@ function accountStatus(raw: unknown): JourneyAccountStatus {
 		accountIndex: toNumber(a.account_index),
 		bankName: toText(a.bank_name),
 		accountNumber: toText(a.account_number),
-		status: toText(first(a.bsa_status, a.status))?.toLowerCase() ?? null,
+		status: toLowerText(first(a.bsa_status, a.status)),
 		bsaClientId: toText(a.bsa_client_id),
 		errorMessage: toText(a.error_message),
 	};
@@ -340,8 +315,6 @@ export interface StatementResult extends IDataObject {
 	accounts: StatementAccount[];
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
 function sumOf(transactions: Transaction[], type: TransactionType): number | null {
 	if (transactions.length === 0) return null;
 	return round2(
@@ -368,11 +341,11 @@ function statementAccount(raw: unknown, position: number): StatementAccount {
 		accountId: toText(first(a.account_id, a.bsa_client_id)),
 		bankName: toText(first(a.bank_name, info.bank_name)),
 		accountNumber: toText(first(a.account_number, info.account_number)),
-		ifsc: toText(first(a.ifsc, info.ifsc))?.toUpperCase() ?? null,
+		ifsc: toUpperText(first(a.ifsc, info.ifsc)),
 		accountType: toText(first(a.account_type, info.account_type)),
 		holderName: toText(first(a.holder_name, info.account_holder_name, info.holder_name)),
 		branchName: toText(info.branch_name),
-		status: toText(a.bsa_status)?.toLowerCase() ?? null,
+		status: toLowerText(a.bsa_status),
 		statementFrom: toStatementDate(first(a.statement_from, period.from, period.start_date)),
 		statementTo: toStatementDate(first(a.statement_to, period.to, period.end_date)),
 		openingBalance: toNumber(first(a.opening_balance, summary.opening_balance)) ?? openingFromTxns,
@@ -514,19 +487,12 @@ const emptyFlags = (): AnalysisFlags => ({
 	negativeBalance: null,
 });
 
-/** Count from a `{count}` object, an array's length, or a number. */
-function countOf(value: unknown): number | null {
-	if (Array.isArray(value)) return value.length;
-	if (isObject(value)) return toNumber(first(value.count, value.total, value.total_count));
-	return toNumber(value);
-}
-
 const positive = (n: number | null): boolean | null => (n === null ? null : n > 0);
 
-/** Sum of the non-null numbers, or null when all are null. */
+/** Sum of the non-null numbers to 2 decimals, or null when all are null. */
 function total(values: Array<number | null>): number | null {
-	const present = values.filter((v): v is number => v !== null);
-	return present.length === 0 ? null : round2(present.reduce((s, v) => s + v, 0));
+	const sum = sumPresent(values);
+	return sum === null ? null : round2(sum);
 }
 
 function healthScoreOf(raw: unknown): HealthScore | null {
@@ -602,10 +568,10 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 		accountIndex: toNumber(a.account_index) ?? position,
 		bankName: toText(first(a.bank_name, card.bank_name)),
 		accountNumber: toText(first(a.account_number, card.account_number)),
-		ifsc: toText(card.ifsc_code)?.toUpperCase() ?? null,
+		ifsc: toUpperText(card.ifsc_code),
 		accountType: toText(card.account_type),
 		holderName: toText(card.customer_name),
-		status: toText(a.bsa_status)?.toLowerCase() ?? null,
+		status: toLowerText(a.bsa_status),
 		periodFrom: toStatementDate(first(period.start_date, period.from)),
 		periodTo: toStatementDate(first(period.end_date, period.to)),
 		totalCredits: toNumber(

@@ -24,6 +24,8 @@ import { FinVerifyTrigger } from '../../nodes/FinVerifyTrigger/FinVerifyTrigger.
 const EXAMPLES = path.resolve(__dirname, '../../examples');
 const DESCRIPTIONS: Record<string, INodeTypeDescription> = {
 	'n8n-nodes-finverify.finVerify': new FinVerify().description,
+	// the node attached to an AI Agent as a tool: n8n derives this type from `usableAsTool`, same parameters
+	'n8n-nodes-finverify.finVerifyTool': new FinVerify().description,
 	'n8n-nodes-finverify.finVerifyTrigger': new FinVerifyTrigger().description,
 };
 

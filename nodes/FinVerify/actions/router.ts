@@ -76,6 +76,18 @@ function errorItem(
 }
 
 /**
+ * Run as an AI Agent tool (n8n names the tool variant of a node `<type>Tool`), a failure reaches the model
+ * as its message alone (n8n 2.x hands the agent `{ error: message }`): the message then also carries the
+ * description, which says what was expected (the format of a CIN, a PAN…) or what the service answered.
+ */
+function forModel(this: IExecuteFunctions, error: NodeApiError | NodeOperationError) {
+	const { description } = error;
+	if (this.getNode().type.endsWith('Tool') && description && !error.message.includes(description))
+		error.message = `${error.message}. ${description}`;
+	return error;
+}
+
+/**
  * n8n's execution context with each parameter read remembered for this execution: the checking pass and the sending
  * pass evaluate an item's expressions once (half the expression work per item), and what is sent is exactly what
  * was checked. Everything else is n8n's own context (its prototype); the memory goes with the execution.
@@ -152,7 +164,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const continueOnFail = this.continueOnFail();
-	const failures: Array<{ index: number; error: unknown }> = [];
+	const failures: Array<{ index: number; error: NodeApiError | NodeOperationError }> = [];
 
 	// Checking pass: every item's inputs are checked before the first request of any item, so an invalid
 	// item 4 never leaves journeys created or reports paid for items 0-3 that no output names.
@@ -166,7 +178,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			} catch (error) {
 				if (isCheckingStop(error)) continue;
 				const nodeError = toNodeError(this.getNode(), error, itemIndex);
-				if (!continueOnFail) throw nodeError;
+				if (!continueOnFail) throw forModel.call(this, nodeError);
 				invalid.add(itemIndex);
 				results[itemIndex] = [errorItem(nodeError, itemIndex)];
 			}
@@ -200,7 +212,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 	// the failure of the lowest item index wins, so the error does not depend on timing
-	if (failures.length > 0) throw failures.reduce((a, b) => (a.index <= b.index ? a : b)).error;
+	if (failures.length > 0)
+		throw forModel.call(this, failures.reduce((a, b) => (a.index <= b.index ? a : b)).error);
 	if (waitsForCallbacks) return await putToWaitForCallbacks.call(this, module.completion!, results);
 	return [results.flat()];
 }

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * What `npm test` and `npm start` install for themselves on a fresh clone, before anything else runs:
@@ -8,13 +9,15 @@
  *
  * Plain CommonJS without dependencies: it runs before node_modules exists.
  */
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { ENV, FOLDERS, REPO_ROOT: REPO } = require('./lib/places');
+const { countPackages, runVisible } = require('./lib/install');
 
-const REPO = path.resolve(__dirname, '..');
-const CHROMIUM_DEFAULT = '/usr/bin/chromium';
+/** @typedef {(message: string) => void} Log */
 
+/** @param {string} f */
 const mtime = (f) => {
 	try {
 		return fs.statSync(f).mtimeMs;
@@ -39,7 +42,11 @@ function dependenciesStale(root = REPO) {
 	return sameTree(lock, hidden) ? null : 'node_modules is older than package-lock.json';
 }
 
-/** Every package of the lock installed at its version (optional ones may be absent: other platforms). */
+/**
+ * Every package of the lock installed at its version (optional ones may be absent: other platforms).
+ * @param {string} lockFile
+ * @param {string} hiddenFile
+ */
 function sameTree(lockFile, hiddenFile) {
 	try {
 		const lock = JSON.parse(fs.readFileSync(lockFile, 'utf8')).packages || {};
@@ -59,66 +66,33 @@ function sameTree(lockFile, hiddenFile) {
 	}
 }
 
-function countPackages(dir) {
-	let n = 0;
-	try {
-		for (const e of fs.readdirSync(dir)) {
-			if (e.startsWith('.')) continue;
-			if (e.startsWith('@')) n += fs.readdirSync(path.join(dir, e)).length;
-			else n++;
-		}
-	} catch {
-		/* not there yet, or npm is moving it */
-	}
-	return n;
-}
-
 /**
  * `npm ci` with visible progress (npm's own output, plus a line every 15 s with the packages unpacked so far).
  * Resolves true when nothing had to be done or the install succeeded; throws when it failed.
+ * @param {{ log?: Log, root?: string }} [opts]
+ * @returns {Promise<boolean>}
  */
 function ensureDependencies({ log = console.log, root = REPO } = {}) {
 	const why = dependenciesStale(root);
 	if (!why) return Promise.resolve(false);
-	const t0 = Date.now();
 	log(`dependencies: ${why}; running npm ci (1-4 minutes on a fresh clone) …`);
-	return new Promise((resolve, reject) => {
-		const child = spawn('npm', ['ci', '--no-audit', '--no-fund'], {
-			cwd: root,
-			stdio: 'inherit',
-		});
-		const beat = setInterval(
-			() =>
-				log(
-					`  … npm ci: ${Math.round((Date.now() - t0) / 1000)} s, ${countPackages(path.join(root, 'node_modules'))} packages so far`,
-				),
-			15000,
-		);
-		const onSignal = () => child.kill('SIGTERM');
-		process.once('SIGINT', onSignal);
-		child.on('error', (e) => {
-			clearInterval(beat);
-			reject(e);
-		});
-		child.on('close', (code, signal) => {
-			clearInterval(beat);
-			process.removeListener('SIGINT', onSignal);
-			if (code === 0) {
-				log(`dependencies: installed in ${Math.round((Date.now() - t0) / 1000)} s`);
-				return resolve(true);
-			}
-			reject(
-				new Error(
-					`npm ci failed (${signal ? `signal ${signal}` : `exit code ${code}`}); see its output above`,
-				),
-			);
-		});
+	const modules = path.join(root, 'node_modules');
+	return runVisible('npm', ['ci', '--no-audit', '--no-fund'], {
+		cwd: root,
+		log,
+		label: 'npm ci',
+		inherit: true,
+		status: () => `${countPackages(modules)} packages so far`,
+		beatMs: 15000,
+	}).then(({ seconds }) => {
+		log(`dependencies: installed in ${seconds.toFixed(0)} s`);
+		return true;
 	});
 }
 
 /** The Chromium the browser suite uses (test/e2e/helpers/browser.cts reads the same variable). */
 function chromiumPath() {
-	return process.env.CHROMIUM_PATH || CHROMIUM_DEFAULT;
+	return process.env[ENV.CHROMIUM_PATH] || FOLDERS.chromium;
 }
 
 const HOW_TO_INSTALL_CHROMIUM =
@@ -128,12 +102,14 @@ const HOW_TO_INSTALL_CHROMIUM =
 /**
  * Make sure Chromium exists. As root with apt-get: install Debian's `chromium` package (visible apt output).
  * Otherwise: a clear message. Returns { ok, path, installed, message }; never throws.
+ * @param {{ log?: Log }} [opts]
+ * @returns {{ ok: boolean, path: string, installed: boolean, message?: string }}
  */
 function ensureChromium({ log = console.log } = {}) {
 	const exe = chromiumPath();
 	if (fs.existsSync(exe)) return { ok: true, path: exe, installed: false };
-	if (process.env.CHROMIUM_PATH) {
-		const message = `CHROMIUM_PATH=${exe} does not exist. ${HOW_TO_INSTALL_CHROMIUM}`;
+	if (process.env[ENV.CHROMIUM_PATH]) {
+		const message = `${ENV.CHROMIUM_PATH}=${exe} does not exist. ${HOW_TO_INSTALL_CHROMIUM}`;
 		return { ok: false, path: exe, installed: false, message };
 	}
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -145,7 +121,8 @@ function ensureChromium({ log = console.log } = {}) {
 	const t0 = Date.now();
 	log('chromium: not installed; apt-get update && apt-get install -y chromium (1-3 minutes) …');
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const run = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env }).status === 0;
+	const run = (/** @type {string[]} */ args) =>
+		spawnSync('apt-get', args, { stdio: 'inherit', env }).status === 0;
 	const done = run(['update', '-q']) && run(['install', '-y', '-q', 'chromium']);
 	if (!done || !fs.existsSync(exe)) {
 		const message = `apt-get could not install chromium (see its output above). The browser suite will FAIL. ${HOW_TO_INSTALL_CHROMIUM}`;

@@ -1,5 +1,4 @@
+// @ts-check
+'use strict';
 // Removes dist/ before a build so deleted sources never linger in the package.
-require('fs').rmSync(require('path').join(__dirname, '..', 'dist'), {
-	recursive: true,
-	force: true,
-});
+require('node:fs').rmSync(require('./lib/places').FOLDERS.dist, { recursive: true, force: true });

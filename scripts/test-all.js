@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 'use strict';
 // `npm test`: the whole suite in order — typecheck, format, lint, build, unit, integration, e2e (real n8n app and
 // browser). It works as the first command on a fresh clone: before any step it installs what is missing
@@ -18,9 +19,13 @@ const os = require('node:os');
 const path = require('node:path');
 
 const bootstrap = require('./bootstrap');
+const { ENV } = require('./lib/places');
+
+/** @typedef {[name: string, command: string, args: string[]]} Step */
 
 const root = path.join(__dirname, '..');
 const reports = mkdtempSync(path.join(os.tmpdir(), 'finverify-test-'));
+/** @param {string} project @param {string[]} [extra] @returns {[string, string[]]} */
 const jest = (project, extra = []) => [
 	'npx',
 	[
@@ -34,8 +39,9 @@ const jest = (project, extra = []) => [
 		path.join(reports, `${project}.json`),
 	],
 ];
+/** @type {Step[]} */
 const steps = [
-	['typecheck', 'npx', ['--no-install', 'tsc', '-p', 'tsconfig.test.json', '--noEmit']],
+	['typecheck', 'npm', ['run', 'typecheck']], // tsconfig.test.json (TypeScript) + tsconfig.scripts.json (scripts/)
 	['format', 'npm', ['run', 'format:check']],
 	['lint', 'npm', ['run', 'lint']],
 	['build', 'npm', ['run', 'build']],
@@ -44,8 +50,10 @@ const steps = [
 	['e2e', ...jest('e2e', ['--runInBand'])],
 ];
 const FAST = ['typecheck', 'format', 'lint', 'build', 'unit', 'integration'];
-const only = process.env.TEST_STEPS
-	? process.env.TEST_STEPS.split(',').map((s) => s.trim())
+const only = process.env[ENV.TEST_STEPS]
+	? String(process.env[ENV.TEST_STEPS])
+			.split(',')
+			.map((s) => s.trim())
 	: process.argv.includes('--fast')
 		? FAST
 		: undefined;
@@ -59,8 +67,10 @@ if (unknown.length) {
 const selected = steps.filter(([name]) => !only || only.includes(name));
 const T0 = Date.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** @type {string[]} */
 const notes = []; // said again at the very end, next to the counts
 
+/** Add a jest step's counts from its JSON report. @param {string} name */
 function count(name) {
 	try {
 		const report = JSON.parse(readFileSync(path.join(reports, `${name}.json`), 'utf8'));
@@ -80,6 +90,7 @@ function summary() {
 	);
 }
 
+/** @param {string} name @param {string} seconds @param {number | null} [status] @returns {never} */
 function fail(name, seconds, status) {
 	console.error(`=== ${name} FAILED (${seconds} s)`);
 	if (totals.failed === 0) totals.failed = 1; // a failing non-jest step still fails the count
@@ -88,7 +99,7 @@ function fail(name, seconds, status) {
 }
 
 async function prepare() {
-	const say = (m) => console.log(`=== setup: ${m}`);
+	const say = (/** @type {string} */ m) => console.log(`=== setup: ${m}`);
 	const started = Date.now();
 	try {
 		await bootstrap.ensureDependencies({ log: say });

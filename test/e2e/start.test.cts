@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { ensureBuilt, freePort, NODE_TYPES, OWNER, REPO } from './helpers/stack.cjs';
+import { ensureBuilt, freePorts, NODE_TYPES, OWNER, REPO } from './helpers/stack.cjs';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS script without types
 const lib = require('../../scripts/n8n-env.js') as {
@@ -18,15 +18,6 @@ const lib = require('../../scripts/n8n-env.js') as {
 };
 
 jest.setTimeout(300_000);
-
-async function ports(n: number) {
-	const out: number[] = [];
-	while (out.length < n) {
-		const port = await freePort();
-		if (![5678, 5679, 4010].includes(port) && !out.includes(port)) out.push(port);
-	}
-	return out;
-}
 
 /**
  * The items of n8n's deprecation warning ("There are deprecations related to your n8n setup: - VAR -> …").
@@ -65,7 +56,7 @@ function startEnv(n8nPort: number, brokerPort: number, sandboxPort: number, user
 
 test('npm start reaches a ready editor with the package, credential and examples, then stops cleanly', async () => {
 	ensureBuilt();
-	const [n8nPort, brokerPort, sandboxPort] = await ports(3);
+	const [n8nPort, brokerPort, sandboxPort] = await freePorts(3);
 	const userFolder = mkdtempSync(path.join(tmpdir(), 'finverify-start-'));
 	const env = startEnv(n8nPort, brokerPort, sandboxPort, userFolder);
 
@@ -122,7 +113,7 @@ test.each([
 	'Ctrl-C %s stops everything cleanly: no stack trace, nothing left running',
 	async (_when, moment) => {
 		ensureBuilt();
-		const [n8nPort, brokerPort, sandboxPort] = await ports(3);
+		const [n8nPort, brokerPort, sandboxPort] = await freePorts(3);
 		const userFolder = mkdtempSync(path.join(tmpdir(), 'finverify-start-int-'));
 		try {
 			// its own process group, like a terminal's foreground job: Ctrl-C sends SIGINT to the whole group

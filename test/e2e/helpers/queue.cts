@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { startTestSandbox } from '../../harness/sandbox.cjs';
 import {
 	ensureBuilt,
-	freePort,
+	freePorts,
 	log,
 	manualRunBody,
 	OWNER,
@@ -43,19 +43,6 @@ export interface QueueProcess {
 interface PgClient {
 	query(sql: string, params?: unknown[]): Promise<{ rows: Json[]; rowCount: number }>;
 	end(): Promise<void>;
-}
-
-async function freePorts(n: number): Promise<number[]> {
-	const taken = new Set([5678, 5679, 4010]);
-	const out: number[] = [];
-	while (out.length < n) {
-		const p = await freePort();
-		if (!taken.has(p)) {
-			taken.add(p);
-			out.push(p);
-		}
-	}
-	return out;
 }
 
 export class QueueStack {

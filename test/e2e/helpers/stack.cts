@@ -4,7 +4,8 @@
  * and the example workflows imported with the n8n CLI, and (optionally) `n8n start` on free ports.
  *
  * Everything listens on 127.0.0.1 only. The ports never clash with a running `npm start` (5678/5679/4010).
- * The shared pieces (environment, install, CLI calls, process groups) come from scripts/n8n-env.js, so the tests
+ * The shared pieces (environment, install, CLI calls, process groups) come from scripts/n8n-env.js (the modules
+ * of scripts/lib/), so the tests
  * run n8n exactly the way `npm start` does.
  */
 import { spawnSync } from 'node:child_process';
@@ -68,9 +69,9 @@ export function freePort(): Promise<number> {
 	});
 }
 
-/** Two different free ports that are neither npm start's defaults nor each other. */
-async function freePorts(n: number): Promise<number[]> {
-	const taken = new Set([5678, 5679, 4010]);
+/** `n` different free ports, none of them npm start's (lib.RESERVED_PORTS: 5678, 5679, 4010). */
+export async function freePorts(n: number): Promise<number[]> {
+	const taken = new Set<number>(lib.RESERVED_PORTS);
 	const out: number[] = [];
 	while (out.length < n) {
 		const p = await freePort();

@@ -6,7 +6,8 @@
  * reproduces that rule. The subject's consent and gender, and the choice of resource and operation, must
  * never be model-definable; the identifiers a model is there to fill (PAN, mobile, CIN…) must stay so.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
 
@@ -32,7 +33,8 @@ function modelFillable(properties: INodeProperties[], prefix = ''): string[] {
 	return names;
 }
 
-const { properties } = new FinVerify().description;
+const finVerify = new FinVerify();
+const { properties } = finVerify.description;
 
 const shownFor = (resource: string, operation: string) =>
 	properties.filter((p) => {
@@ -89,5 +91,59 @@ describe('AI Agent tool view: fields a model may fill', () => {
 		expect(modelFillable(shownFor('creditReport', 'getMultiBureauReport'))).toEqual(
 			expect.arrayContaining(['pan', 'mobileNumber']),
 		);
+	});
+});
+
+/**
+ * What the model reads about a tool when its Tool Description is "Set Automatically" (n8n's default):
+ * n8n's own `getToolDescriptionForNode`, i.e. the operation's action + " in FinVerify". It must say what the
+ * tool gets and by which identifier, so a model picks the right operation and knows what to pass.
+ */
+const TOOL_TEXT: Record<string, RegExp[]> = {
+	'bankStatementJourney.getAnalysis': [/analysis/, /bank statement journey/],
+	'bankStatementJourney.getStatementResult': [/statement/, /bank statement journey/],
+	'bankStatementJourney.getStatus': [/status/, /bank statement journey/],
+	'bankStatementJourney.start': [/^Start/, /bank statement/, /mobile number/],
+	'collectionSession.create': [/hosted link/, /ITR or GST/],
+	'company.getByCin': [/company/, /\bCIN\b/, /\bLLPIN\b/],
+	'company.getEntityByPan': [/company or other registered entity/, /\bPAN\b/],
+	'company.getLlpByLlpin': [/\bLLP\b/, /\bLLPIN\b/],
+	'company.searchByName': [/^Search/, /companies and limited liability partnerships/, /by name/],
+	'creditReport.getCommercialReport': [/commercial credit report/, /business/, /\bPAN\b/],
+	'creditReport.getMultiBureauReport': [/credit reports/, /person/, /several bureaus/],
+	'employment.getEpfoRecord': [/EPFO employment record/, /mobile number/],
+	'employment.getEpfoRecordWithCredit': [/EPFO employment record/, /credit/, /mobile number/],
+	'incomeTaxReturn.confirmPasswordReset': [/password reset/, /\bOTP\b/],
+	'incomeTaxReturn.getAnalysisStatus': [/status/, /ITR analysis/],
+	'incomeTaxReturn.getData': [/tax returns/, /ITR analysis/],
+	'incomeTaxReturn.resetPortalPassword': [/portal password reset/, /\bOTP\b/],
+	'incomeTaxReturn.startAnalysis': [/^Start/, /ITR analysis/, /income tax returns/, /\bPAN\b/],
+	'apiRequest.send': [/request/, /any service endpoint/],
+};
+
+describe('AI Agent tool view: the description a model reads', () => {
+	const toolText = (resource: string, operation: string) =>
+		NodeHelpers.getToolDescriptionForNode(
+			{ parameters: { resource, operation } } as unknown as INode,
+			finVerify,
+		);
+
+	test('every operation has its expectations here', () => {
+		expect(Object.keys(TOOL_TEXT).sort()).toEqual(operations.map(([r, o]) => `${r}.${o}`).sort());
+	});
+
+	test.each(Object.entries(TOOL_TEXT))('%s', (key, expected) => {
+		const [resource, operation] = key.split('.');
+		const text = toolText(resource, operation);
+		expect(text).toMatch(/ in FinVerify$/);
+		for (const words of expected) expect(text).toMatch(words);
+		expect(text.length).toBeLessThanOrEqual(90);
+	});
+
+	test('no two operations read the same', () => {
+		const texts = Object.keys(TOOL_TEXT).map((k) =>
+			toolText(...(k.split('.') as [string, string])),
+		);
+		expect(new Set(texts).size).toBe(texts.length);
 	});
 });

@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				value: 'send',
 				description:
 					'Send a request to any path under /api/v1/services/ with the credential applied, e.g. operations this node has no dedicated action for (GST analyser, bank statement upload)',
-				action: 'Send an API request',
+				action: 'Send a request to any service endpoint',
 			},
 		],
 		default: 'send',

@@ -41,7 +41,7 @@ export const description: INodeProperties[] = [
 				value: 'start',
 				description:
 					'Start an account-aggregator consent journey and get its consent link (preview)',
-				action: 'Start a bank statement journey',
+				action: 'Start a bank statement consent journey for a mobile number',
 			},
 		],
 		default: 'start',

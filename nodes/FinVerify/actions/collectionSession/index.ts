@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description:
 					'Create a time-limited hosted link, e-mailed to a recipient, through which they submit ITR or GST data',
-				action: 'Create a collection session',
+				action: 'Create a hosted link that collects ITR or GST data',
 			},
 		],
 		default: 'create',

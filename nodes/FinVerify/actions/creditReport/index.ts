@@ -17,14 +17,14 @@ export const description: INodeProperties[] = [
 				name: 'Get Commercial Report',
 				value: 'getCommercialReport',
 				description: 'Get the credit report of a business as an HTML document',
-				action: 'Get a commercial credit report',
+				action: 'Get the commercial credit report of a business by PAN',
 			},
 			{
 				name: 'Get Multi-Bureau Report',
 				value: 'getMultiBureauReport',
 				description:
 					'Get the credit reports and scores of a person from one or more bureaus in one call',
-				action: 'Get a multi bureau credit report',
+				action: 'Get the credit reports of a person from several bureaus',
 			},
 		],
 		default: 'getMultiBureauReport',

@@ -18,14 +18,14 @@ export const description: INodeProperties[] = [
 				value: 'getEpfoRecord',
 				description:
 					'Get the provident-fund member profile, employers and contributions linked to a mobile number',
-				action: 'Get an EPFO record',
+				action: 'Get the EPFO employment record of a mobile number',
 			},
 			{
 				name: 'Get EPFO Record with Credit Report',
 				value: 'getEpfoRecordWithCredit',
 				description:
 					'Get the EPFO employment record and a CRIF credit report for a mobile number in one call; partial answers are flagged, not failed',
-				action: 'Get an EPFO record with credit report',
+				action: 'Get the EPFO employment record and credit summary of a mobile number',
 			},
 		],
 		default: 'getEpfoRecord',

@@ -25,10 +25,31 @@ import {
 	type Workflow,
 } from './helpers/stack.cjs';
 
+/* eslint-disable-next-line @typescript-eslint/no-require-imports */
+const lib = require('../../scripts/n8n-env.js');
+
 jest.setTimeout(180_000);
 
 /** A workflow with two parameter issues: the negative case of the example check. */
 const ISSUES_FIXTURE = 'parameter-issues.workflow.json';
+
+/**
+ * The other services' credentials the examples name (the AI Agent example's OpenAI account), as placeholders: a
+ * user who opens that example has one; a credential that does not exist is n8n's credential issue, not the
+ * parameter issue the example check looks for. Nothing here runs those nodes; the address is a closed port on 127.0.0.1.
+ */
+function otherCredentials(workflows: Workflow[]) {
+	const found = new Map<string, { id: string; name: string; type: string; data: object }>();
+	for (const node of workflows.flatMap((wf) => wf.nodes))
+		for (const [type, ref] of Object.entries<{ id: string; name: string }>(node.credentials ?? {}))
+			if (type !== CREDENTIAL.type)
+				found.set(ref.id, {
+					...ref,
+					type,
+					data: { apiKey: 'placeholder', url: 'http://127.0.0.1:9/v1' },
+				});
+	return [...found.values()];
+}
 
 let stack: N8nStack;
 let browser: Browser;
@@ -40,6 +61,8 @@ const run = <T,>(name: string, fn: () => Promise<T>) => step(browser, name, fn, 
 beforeAll(async () => {
 	assertChromium(); // before n8n starts: no browser = every test here fails at once, with how to install it
 	stack = await N8nStack.create({ name: 'browser' });
+	for (const credential of otherCredentials(stack.examples.map((e) => e.workflow)))
+		await lib.importCredential(stack.runtime, stack.env, credential);
 	await stack.importAll([stack.fixture(ISSUES_FIXTURE)]);
 	await stack.start();
 	browser = await launchBrowser(path.join(stack.userFolder, 'chromium-profile'));

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
 
+import * as company from '../../nodes/FinVerify/actions/company';
+
 import {
 	assertChromium,
 	launchBrowser,
@@ -29,6 +31,16 @@ import {
 const lib = require('../../scripts/n8n-env.js');
 
 jest.setTimeout(180_000);
+
+/** The action text of a Company operation (what the node creator lists, and the new node's name). */
+function companyAction(operation: string): string {
+	const option = company.description
+		.find((p) => p.name === 'operation')
+		?.options?.find((o) => 'value' in o && o.value === operation);
+	if (!option || !('action' in option) || !option.action)
+		throw new Error(`Company operation ${operation} has no action text`);
+	return option.action;
+}
 
 /** A workflow with two parameter issues: the negative case of the example check. */
 const ISSUES_FIXTURE = 'parameter-issues.workflow.json';
@@ -171,8 +183,9 @@ test('builds the KYB chain on an empty canvas (Search by Name, then Get by CIN w
 	// what a user does, click by click: a new workflow, Manual Trigger, FinVerify → Search by Name (default
 	// "Companies and LLPs"), FinVerify → Get by CIN with {{ $json.identifier }} (docs/editor.md: a CIN or an
 	// LLPIN), the credential picked, "Execute workflow"; every item, companies and LLPs, gets its record
-	const search = 'Search companies by name';
-	const lookup = 'Get a company by CIN';
+	// the node creator lists an operation by its action text and names the new node after it
+	const search = companyAction('searchByName');
+	const lookup = companyAction('getByCin');
 	await run('kyb-from-empty-canvas', async () => {
 		await openWorkflowList();
 		await page.getByTestId('add-resource-workflow').click(); // "Create workflow"

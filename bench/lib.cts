@@ -26,7 +26,13 @@ export const settings = {
 	app: process.env.BENCH_APP !== '0',
 };
 
-/** A port from BENCH_<NAME>_PORT, or a free one on 127.0.0.1 (never npm start's 5678/5679/4010). */
+/** npm start's ports (scripts/lib/places.js: 5678, 5679, 4010): a benchmark never takes them. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS script (JSDoc-typed)
+const { RESERVED_PORTS } = require('../scripts/lib/places.js') as {
+	RESERVED_PORTS: readonly number[];
+};
+
+/** A port from BENCH_<NAME>_PORT, or a free one on 127.0.0.1 (never one of RESERVED_PORTS). */
 export async function portFor(name: string): Promise<number> {
 	const fixed = process.env[`BENCH_${name.toUpperCase()}_PORT`];
 	if (fixed) return Number(fixed);
@@ -39,7 +45,7 @@ export async function portFor(name: string): Promise<number> {
 				probe.close(() => resolve(free));
 			});
 		});
-		if (![5678, 5679, 4010].includes(port)) return port;
+		if (!RESERVED_PORTS.includes(port)) return port;
 	}
 }
 

@@ -65,16 +65,18 @@ const STRUCTURAL = new Set([
  * @param {N8nEnvOptions} opts
  * @returns {N8nEnv}
  */
-function n8nEnv({
-	userFolder,
-	port = PORTS.n8n,
-	brokerPort,
-	encryptionKey = DEFAULT_ENCRYPTION_KEY,
-	owner,
-	runtime,
-	inheritN8nEnv = false,
-	extra = {},
-}) {
+function n8nEnv(
+	{
+		userFolder,
+		port = PORTS.n8n,
+		brokerPort,
+		encryptionKey = DEFAULT_ENCRYPTION_KEY,
+		owner,
+		runtime,
+		inheritN8nEnv = false,
+		extra = {},
+	} = /** @type {any} */ ({}),
+) {
 	if (!userFolder) throw new Error('n8nEnv: userFolder is required');
 	/** @type {Record<string, string>} */
 	const env = {};

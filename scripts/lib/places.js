@@ -75,7 +75,10 @@ const FOLDERS = Object.freeze({
 	userFolder: path.join(CACHE, 'n8n-home'), // `npm start`'s n8n user folder
 	queueUserFolder: path.join(CACHE, 'n8n-queue-home'), // `npm run start:queue`'s
 	queueServices: path.join(CACHE, 'queue-services'), // its PostgreSQL and Redis data
-	chromium: '/usr/bin/chromium', // Debian's package
+	// the system's packages (Debian), used when present
+	chromium: '/usr/bin/chromium',
+	postgresVersions: '/usr/lib/postgresql', // <major>/bin/{initdb,postgres}
+	redisServer: '/usr/bin/redis-server',
 });
 
 /**

@@ -18,7 +18,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { ENV } = require('./places');
+const { ENV, FOLDERS } = require('./places');
 const { groupAlive, sleep, stopGroup } = require('./processes');
 
 /** @typedef {import('../runtime').RuntimePaths} Runtime */
@@ -45,10 +45,10 @@ function findPostgresBin() {
 	const candidates = fromEnv ? [fromEnv] : [];
 	try {
 		const majors = fs
-			.readdirSync('/usr/lib/postgresql')
+			.readdirSync(FOLDERS.postgresVersions)
 			.filter((d) => /^\d+$/.test(d))
 			.sort((a, b) => Number(b) - Number(a));
-		candidates.push(...majors.map((m) => path.join('/usr/lib/postgresql', m, 'bin')));
+		candidates.push(...majors.map((m) => path.join(FOLDERS.postgresVersions, m, 'bin')));
 	} catch {
 		/* no Debian PostgreSQL */
 	}
@@ -59,7 +59,7 @@ function findPostgresBin() {
 
 /** @returns {string | undefined} */
 function findRedisServer() {
-	const candidates = [process.env[ENV.REDIS_SERVER], '/usr/bin/redis-server'];
+	const candidates = [process.env[ENV.REDIS_SERVER], FOLDERS.redisServer];
 	for (const dir of (process.env.PATH || '').split(path.delimiter))
 		if (dir) candidates.push(path.join(dir, 'redis-server'));
 	return candidates.find((c) => c && fs.existsSync(c));
@@ -95,7 +95,7 @@ async function ensureServerPackages({ log = console.log } = {}) {
 	let redisServer = findRedisServer();
 	const missing = [...(pgBin ? [] : ['postgresql']), ...(redisServer ? [] : ['redis-server'])];
 	if (pgBin && redisServer) return { pgBin, redisServer, installed: [], seconds: 0 };
-	const hint = `sudo apt-get install ${missing.join(' ')}   (Debian/Ubuntu; or set FINVERIFY_PG_BIN / FINVERIFY_REDIS_SERVER)`;
+	const hint = `sudo apt-get install ${missing.join(' ')}   (Debian/Ubuntu; or set ${ENV.PG_BIN} / ${ENV.REDIS_SERVER})`;
 	if (process.getuid?.() !== 0)
 		throw new Error(`queue mode needs ${missing.join(' and ')}, which are not installed: ${hint}`);
 	if (!fs.existsSync('/usr/bin/apt-get'))

@@ -5,7 +5,8 @@
  * (helpers/stubModel.cts). Shown here: the tool schema n8n sends to the model (names, descriptions, the
  * `$fromAI` parameters), the model's tool call reaching the sandbox as a Get by CIN request, the answer quoting
  * the company's registered name, and a bad CIN from the model coming back to it as a readable error while the
- * execution succeeds. The last test runs the example from the editor in Chromium and takes a screenshot.
+ * execution succeeds, and the agent streaming its answer behind a Webhook in Streaming mode (the model is asked
+ * for server-sent events). The last test runs the example from the editor in Chromium and takes a screenshot.
  */
 import * as path from 'node:path';
 
@@ -51,6 +52,42 @@ let stack: N8nStack;
 let model: StubModel;
 let example: Workflow;
 let badCin: Workflow;
+let streaming: Workflow;
+const STREAM_PATH = 'finverify-agent-stream';
+
+/**
+ * The example behind a Webhook that streams its answer (Response Mode "Streaming"): the way a chat front end
+ * uses an agent. The agent then streams too, and asks the model for server-sent events.
+ */
+function behindStreamingWebhook(wf: Workflow, id: string): Workflow {
+	const webhook = {
+		parameters: { httpMethod: 'POST', path: STREAM_PATH, responseMode: 'streaming', options: {} },
+		id: 'b7e2c1a0-3d4f-4a5b-8c6d-7e8f9a0b1c99',
+		name: 'Question from a chat',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		position: [0, 300],
+		webhookId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+	};
+	const kept = wf.nodes.filter(
+		(n) => n.type !== 'n8n-nodes-base.manualTrigger' && n.name !== 'Question',
+	);
+	const agent = kept.find((n) => n.name === AGENT)!;
+	agent.parameters = { ...agent.parameters, text: '={{ $json.body.question }}' };
+	const connections = { ...wf.connections };
+	delete connections['When clicking ‘Execute workflow’'];
+	delete connections.Question;
+	return {
+		...wf,
+		id,
+		name: `${wf.name} (streaming webhook)`,
+		nodes: [webhook, ...kept],
+		connections: {
+			...connections,
+			[webhook.name]: { main: [[{ node: AGENT, type: 'main', index: 0 }]] },
+		},
+	};
+}
 
 /** The example with another question in its Question node (a second workflow, its own id). */
 function withQuestion(wf: Workflow, id: string, question: string): Workflow {
@@ -103,7 +140,12 @@ beforeAll(async () => {
 		...OPENAI_CREDENTIAL,
 		data: { apiKey: 'stub-model-key', url: model.url },
 	});
-	await stack.importAll([badCin]);
+	streaming = behindStreamingWebhook(
+		JSON.parse(JSON.stringify(example)) as Workflow,
+		lib.stableId('e2e:agent-streaming'),
+	);
+	await stack.importAll([badCin, streaming]);
+	await stack.publish(streaming.id);
 	await stack.start();
 }, 900_000);
 
@@ -211,6 +253,40 @@ test('a bad CIN from the model: the tool answers with a readable error, nothing 
 	const [answer] = execution!.run.json(AGENT);
 	expect(answer.output).toContain('could not verify');
 	expect(answer.output).toContain(BAD_CIN);
+});
+
+test('behind a streaming webhook the agent streams: the model is asked for server-sent events, the caller gets the answer in chunks', async () => {
+	const url = `${stack.url}/webhook/${STREAM_PATH}`;
+	// published workflows are activated in the background after start
+	await waitFor(
+		async () => {
+			const r = await fetch(url, { method: 'GET' });
+			const body = await r.text();
+			return r.status !== 404 || /POST/.test(body) ? true : undefined;
+		},
+		{ timeoutMs: 60_000, what: `the streaming webhook to be registered\n${stack.logTail()}` },
+	);
+	const calls = await modelCallsDuring(async () => {
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ question: `Verify the company with CIN ${CIN}.` }),
+		});
+		expect(res.status).toBe(200);
+		const chunks = (await res.text())
+			.split('\n')
+			.filter((l) => l.trim())
+			.map((l) => JSON.parse(l) as { type: string; content?: string });
+		const answer = chunks
+			.filter((c) => c.type === 'item')
+			.map((c) => c.content ?? '')
+			.join('');
+		expect(chunks.filter((c) => c.type === 'item').length).toBeGreaterThan(1);
+		expect(answer).toMatch(/^Verified: the CIN belongs to .+\.$/);
+	});
+	expect(calls).toHaveLength(2);
+	expect(calls.map((c) => c.body.stream)).toEqual([true, true]);
+	expect(toolMessages(calls)[0]).toContain(CIN);
 });
 
 test('the example run in the editor (Chromium): the agent, its model and tool calls', async () => {

@@ -3,9 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { asObject } from './common';
 
 /**
- * The Simplified output mode: at most 10 facts a decision needs, picked from the Normalized record (so
- * they are the same in both response shapes), decision fields first. An operation not listed here has a
- * Normalized record of 10 fields or fewer, which Simplified keeps as it is (without `shape`).
+ * The Simplified output mode (node version 2): at most 10 facts a decision needs, picked from the
+ * Normalized record (so they are the same in both response shapes), decision fields first: scores,
+ * statuses and the figures a rule branches on lead, identifiers follow (test/unit/simplifiedOrder.test.cts
+ * checks the first keys of every operation). An operation not listed here has a Normalized record of 10
+ * fields or fewer that already starts with them, which Simplified keeps as it is (without `shape`).
  */
 
 type Pick = (json: IDataObject) => unknown;
@@ -21,6 +23,15 @@ const at =
 	};
 
 const same = (...keys: string[]): View => Object.fromEntries(keys.map((key) => [key, at(key)]));
+
+/** A small record kept whole (without `shape`), its decision fields moved to the front. */
+const lead =
+	(...keys: string[]) =>
+	(json: IDataObject): View =>
+		same(
+			...keys.filter((key) => key in json),
+			...Object.keys(json).filter((key) => key !== 'shape' && !keys.includes(key)),
+		);
 
 /** Fields an option asked for (a downloaded file, a full report): kept in every mode. */
 const REQUESTED_EXTRAS = [
@@ -38,29 +49,35 @@ const REQUESTED_EXTRAS = [
 ];
 
 // what both shapes of a journey status carry (the reference shape has no account counts)
-const JOURNEY_STATUS = same('clientId', 'status', 'isFinal', 'isSuccessful', 'updatedAt');
+const JOURNEY_STATUS = same('status', 'isSuccessful', 'isFinal', 'clientId', 'updatedAt');
+
+// an ITR analysis job (Start Analysis, Get Analysis Status)
+const ITR_JOB = lead('status', 'isComplete', 'isFinal', 'progress');
+
+// a portal password reset and its OTP confirmation
+const PASSWORD_RESET = lead('status', 'message');
 
 const COMPANY_VIEW = same(
-	'cin',
-	'name',
 	'status',
+	'dateOfIncorporation',
+	'paidUpCapital',
+	'authorisedCapital',
 	'companyType',
 	'listed',
-	'dateOfIncorporation',
+	'cin',
+	'name',
 	'state',
-	'authorisedCapital',
-	'paidUpCapital',
 	'pan',
 );
 
 const LLP_VIEW = same(
-	'llpin',
-	'name',
 	'status',
 	'dateOfIncorporation',
+	'totalObligationOfContribution',
+	'llpin',
+	'name',
 	'state',
 	'rocCode',
-	'totalObligationOfContribution',
 	'pan',
 	'email',
 );
@@ -69,47 +86,50 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'creditReport.getMultiBureauReport': (json) =>
 		'bureau' in json
 			? // one item per bureau (Split Into One Item per Bureau)
-				same('bureau', 'success', 'score', 'accountCount', 'maxDaysPastDue', 'message', 'pan')
+				same('score', 'maxDaysPastDue', 'accountCount', 'success', 'bureau', 'message', 'pan')
 			: same(
 					'lowestScore',
 					'highestScore',
 					'scores',
-					'successfulBureaus',
 					'failedBureaus',
+					'successfulBureaus',
 					'pan',
 					'requestId',
 				),
+	'creditReport.getCommercialReport': lead('success', 'message'),
 	// Get by CIN returns the LLP record when it is given an LLPIN (an LLP has no CIN)
 	'company.getByCin': (json) => ('cin' in json ? COMPANY_VIEW : LLP_VIEW),
 	'company.getLlpByLlpin': LLP_VIEW,
+	// which entity to pick: its name and whether it is active lead
+	'company.searchByName': lead('name', 'status', 'entityType', 'identifier'),
 	'company.getEntityByPan': same(
+		'status',
+		'entityType',
+		'dateOfIncorporation',
 		'pan',
 		'name',
-		'entityType',
-		'status',
 		'cin',
 		'llpin',
-		'dateOfIncorporation',
 		'state',
 	),
 	'employment.getEpfoRecord': {
+		currentEmployer: at('currentEmployer'),
+		totalTenureMonths: at('totalTenureMonths'),
+		lastContributionMonth: at('contributions.lastContributionMonth'),
+		employerCount: at('employerCount'),
+		totalContribution: at('contributions.total'),
 		uan: at('uan'),
 		name: at('member.name'),
-		currentEmployer: at('currentEmployer'),
-		employerCount: at('employerCount'),
-		totalTenureMonths: at('totalTenureMonths'),
-		totalContribution: at('contributions.total'),
-		lastContributionMonth: at('contributions.lastContributionMonth'),
 		mobileNumber: at('mobileNumber'),
 	},
 	'employment.getEpfoRecordWithCredit': {
-		partial: at('partial'),
-		missing: at('missing'),
 		creditScore: at('credit.score'),
 		maxDaysPastDue: at('credit.maxDaysPastDue'),
 		totalOutstanding: at('credit.totalOutstanding'),
 		currentEmployer: at('employment.currentEmployer'),
 		totalTenureMonths: at('employment.totalTenureMonths'),
+		partial: at('partial'),
+		missing: at('missing'),
 		name: at('member.name'),
 		pan: at('member.pan'),
 		mobileNumber: at('mobileNumber'),
@@ -118,47 +138,52 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 		'assessmentYear' in json
 			? // one item per filing (Split Filings)
 				same(
-					'assessmentYear',
-					'form',
-					'filingDate',
-					'status',
 					'grossTotalIncome',
 					'taxableIncome',
 					'refundAmount',
 					'demandAmount',
+					'status',
+					'assessmentYear',
+					'form',
+					'filingDate',
 					'pan',
 				)
 			: {
-					pan: at('pan'),
-					name: at('name'),
-					status: at('status'),
-					filingStatus: at('filingStatus'),
-					latestAssessmentYear: at('latestFiling.assessmentYear'),
-					latestForm: at('latestFiling.form'),
 					latestGrossTotalIncome: at('latestFiling.grossTotalIncome'),
 					latestTaxableIncome: at('latestFiling.taxableIncome'),
+					latestAssessmentYear: at('latestFiling.assessmentYear'),
+					filingStatus: at('filingStatus'),
 					filingCount: (j) => (Array.isArray(j.filings) ? j.filings.length : 0),
+					status: at('status'),
+					latestForm: at('latestFiling.form'),
+					pan: at('pan'),
+					name: at('name'),
 					jobId: at('jobId'),
 				},
+	'incomeTaxReturn.startAnalysis': ITR_JOB,
+	'incomeTaxReturn.getAnalysisStatus': ITR_JOB,
+	'incomeTaxReturn.resetPortalPassword': PASSWORD_RESET,
+	'incomeTaxReturn.confirmPasswordReset': PASSWORD_RESET,
 	'bankStatementJourney.getStatus': () => JOURNEY_STATUS,
-	// Start Journey with "Wait for a Final Status" outputs the journey status
+	// Start Journey: the link to send the customer; with a wait for a final status, the journey status
 	'bankStatementJourney.start': (json) =>
-		'isSuccessful' in json
-			? JOURNEY_STATUS
-			: same(...Object.keys(json).filter((k) => k !== 'shape')),
+		'isSuccessful' in json ? JOURNEY_STATUS : lead('journeyUrl', 'clientId', 'status')(json),
+	'bankStatementJourney.getStatementResult': lead('status', 'totalAccounts', 'totalTransactions'),
 	// what both shapes of an analysis carry (the health score is the sample shape's alone)
 	'bankStatementJourney.getAnalysis': {
-		totalCredits: at('totalCredits'),
-		totalDebits: at('totalDebits'),
-		netFlow: at('netFlow'),
-		averageMonthlyBalance: at('averageMonthlyBalance'),
-		minimumMonthlyBalance: at('minimumMonthlyBalance'),
 		anyBounce: at('flags.anyBounce'),
 		inwardChequeReturn: at('flags.inwardChequeReturn'),
+		averageMonthlyBalance: at('averageMonthlyBalance'),
+		minimumMonthlyBalance: at('minimumMonthlyBalance'),
+		netFlow: at('netFlow'),
+		totalCredits: at('totalCredits'),
+		totalDebits: at('totalDebits'),
 		periodFrom: at('periodFrom'),
 		periodTo: at('periodTo'),
 		clientId: at('clientId'),
 	},
+	// the session's status leads (with Wait for Completion it is the final one), then the hosted link
+	'collectionSession.create': lead('status', 'isFinal', 'hostedUrl'),
 };
 
 /** Operations whose Simplified view picks fields (the others keep their small record). */

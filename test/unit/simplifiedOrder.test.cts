@@ -1,0 +1,142 @@
+/**
+ * Decision fields first: the first keys of every operation's Simplified item (node version 2) are the
+ * facts a rule branches on (scores, the lowest score, statuses, the figures of a decision), so they are
+ * the first columns of n8n's table view and of the schema preview. Items come from the OpenAPI examples
+ * of both response shapes through each operation's normalizer, as the output schemas do.
+ */
+import { readFileSync } from 'node:fs';
+import type { IDataObject } from 'n8n-workflow';
+
+import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
+import type { ItrData } from '../../nodes/FinVerify/helpers/normalize/incomeTax';
+import { splitFilings } from '../../nodes/FinVerify/helpers/normalize/incomeTax';
+import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
+import { example } from '../contract/openapiExamples.cjs';
+import { schemaPath } from '../contract/outputSchemas.cjs';
+import { RESPONSES } from '../contract/responses.cjs';
+
+/** The decision fields of each operation (and item kind), in the order they lead the item. */
+const DECISION_FIELDS: Record<string, string[]> = {
+	'creditReport.getMultiBureauReport': ['lowestScore', 'highestScore', 'scores', 'failedBureaus'],
+	'creditReport.getMultiBureauReport per bureau': [
+		'score',
+		'maxDaysPastDue',
+		'accountCount',
+		'success',
+	],
+	'creditReport.getCommercialReport': ['success', 'message'],
+	'company.getByCin': ['status', 'dateOfIncorporation', 'paidUpCapital', 'authorisedCapital'],
+	'company.getLlpByLlpin': ['status', 'dateOfIncorporation', 'totalObligationOfContribution'],
+	'company.getEntityByPan': ['status', 'entityType', 'dateOfIncorporation'],
+	'company.searchByName': ['name', 'status', 'entityType', 'identifier'],
+	'employment.getEpfoRecord': ['currentEmployer', 'totalTenureMonths', 'lastContributionMonth'],
+	'employment.getEpfoRecordWithCredit': [
+		'creditScore',
+		'maxDaysPastDue',
+		'totalOutstanding',
+		'currentEmployer',
+		'totalTenureMonths',
+	],
+	'incomeTaxReturn.startAnalysis': ['status', 'isComplete', 'isFinal'],
+	'incomeTaxReturn.getAnalysisStatus': ['status', 'isComplete', 'isFinal'],
+	'incomeTaxReturn.getData': [
+		'latestGrossTotalIncome',
+		'latestTaxableIncome',
+		'latestAssessmentYear',
+		'filingStatus',
+	],
+	'incomeTaxReturn.getData per filing': [
+		'grossTotalIncome',
+		'taxableIncome',
+		'refundAmount',
+		'demandAmount',
+		'status',
+	],
+	'incomeTaxReturn.resetPortalPassword': ['status', 'message'],
+	'incomeTaxReturn.confirmPasswordReset': ['status', 'message'],
+	// what the workflow acts on after a start: the link to send the customer
+	'bankStatementJourney.start': ['journeyUrl', 'clientId'],
+	'bankStatementJourney.getStatus': ['status', 'isSuccessful', 'isFinal'],
+	'bankStatementJourney.getStatementResult': ['status', 'totalAccounts', 'totalTransactions'],
+	'bankStatementJourney.getAnalysis': [
+		'anyBounce',
+		'inwardChequeReturn',
+		'averageMonthlyBalance',
+		'minimumMonthlyBalance',
+	],
+	'collectionSession.create': ['status', 'isFinal', 'hostedUrl'],
+};
+
+/** resource.operation of every operation that offers the output choice (so has a Simplified item). */
+const withOutputModes = (() => {
+	const pairs = new Set<string>();
+	for (const p of new FinVerify().description.properties) {
+		if (p.name !== 'outputMode') continue;
+		const show = p.displayOptions?.show ?? {};
+		for (const r of (show.resource as string[]) ?? [])
+			for (const o of (show.operation as string[]) ?? []) pairs.add(`${r}.${o}`);
+	}
+	return [...pairs].sort();
+})();
+
+/** Normalized items per operation and item kind, from the OpenAPI examples of every documented shape. */
+const items = new Map<string, IDataObject[]>();
+const add = (kind: string, list: IDataObject[]) =>
+	items.set(kind, [...(items.get(kind) ?? []), ...list]);
+for (const contract of RESPONSES) {
+	for (const schema of contract.schemas) {
+		const out = contract.normalize(example({ $ref: `#/components/schemas/${schema}` }));
+		const list = (Array.isArray(out) ? out : [out]) as IDataObject[];
+		add(contract.operation, list);
+		if (contract.operation === 'creditReport.getMultiBureauReport') {
+			// Split Into One Item per Bureau: each bureau's outcome with the request's PAN and id
+			for (const summary of list)
+				add(
+					`${contract.operation} per bureau`,
+					(summary.bureaus as IDataObject[]).map((outcome) => ({
+						pan: summary.pan,
+						requestId: summary.requestId,
+						...outcome,
+					})),
+				);
+		}
+		if (contract.operation === 'incomeTaxReturn.getData')
+			add(
+				`${contract.operation} per filing`,
+				list.flatMap((d) => splitFilings(d as ItrData)),
+			);
+		if (contract.operation === 'incomeTaxReturn.resetPortalPassword')
+			add('incomeTaxReturn.confirmPasswordReset', list);
+	}
+}
+
+test('every operation with a Simplified output names its decision fields', () => {
+	expect(withOutputModes.length).toBeGreaterThanOrEqual(18);
+	for (const operation of withOutputModes)
+		expect(Object.keys(DECISION_FIELDS)).toContain(operation);
+});
+
+describe.each(Object.entries(DECISION_FIELDS))('%s', (kind, decision) => {
+	const operation = kind.split(' ')[0];
+
+	test('the Simplified item starts with its decision fields, in that order', () => {
+		const normalized = items.get(kind) ?? [];
+		expect(normalized.length).toBeGreaterThan(0);
+		for (const json of normalized) {
+			const keys = Object.keys(simplifyOutput(operation, json));
+			expect(keys.slice(0, decision.length)).toEqual(decision);
+			expect(keys).not.toContain('shape');
+		}
+	});
+
+	test("the schema preview (version 2's schema) lists them first too", () => {
+		const [resource, op] = operation.split('.');
+		const schema = JSON.parse(
+			readFileSync(schemaPath(resource, op, 'simplified') as string, 'utf8'),
+		) as IDataObject;
+		const keys = Object.keys(schema.properties as IDataObject);
+		// a schema covering several item kinds leads with the first kind's fields
+		if (kind === operation) expect(keys.slice(0, decision.length)).toEqual(decision);
+		else for (const field of decision) expect(keys).toContain(field);
+	});
+});

@@ -8,10 +8,13 @@ import {
 } from '../FinVerify/helpers/normalize/journey';
 
 /**
- * Recognising and normalizing the two notifications of the service. The spec leaves event names and
- * payloads open; the sandbox's documented bodies are
- *   {"event":"aa_bsa_journey.status_changed","client_id","status","previous_status","updated_at","data":{…}}
- *   {"event":"collection_session.status_changed","session_id","flow","status","previous_status","updated_at","data":{…}}
+ * Recognising and normalizing the two notifications of the service. The service leaves event names and
+ * payloads open; the sandbox's bodies (the callbacks of journeyInit and collectionSessionCreate in
+ * openapi/finverify.openapi.yaml) are
+ *   {"event":"aa_bsa_journey.status_changed","client_id","status","previous_status","updated_at",
+ *    "data":{…}}
+ *   {"event":"collection_session.status_changed","session_id","flow","status","previous_status",
+ *    "updated_at","data":{…}}
  * Other senders may send less (`{client_id, status}`) or wrap the fields in `data` (the reference shape of
  * the journey status); all of these are accepted. Pure functions, no n8n context.
  */

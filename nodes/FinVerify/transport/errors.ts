@@ -3,7 +3,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isObject } from '../helpers/normalize/common';
 
-/** What every error envelope variant (A-E of the spec) boils down to. */
+/**
+ * What every error body boils down to. The service has five (named schemas in
+ * openapi/finverify.openapi.yaml, letter = its x-error-variant): A ErrorWithErrorCode, B
+ * ErrorWithRequestId, C ErrorObject, D ErrorWithMessageCode, E ErrorStatusFailed.
+ */
 export interface ParsedApiError {
 	message: string;
 	code?: string;
@@ -31,7 +35,7 @@ export function isErrorEnvelope(body: unknown): boolean {
 	return false;
 }
 
-/** Reads the message and code out of any of the five envelope variants (and of unknown bodies). */
+/** Reads the message and code out of any of the five error bodies (and of unknown bodies). */
 export function parseApiError(body: unknown, httpStatus?: number): ParsedApiError {
 	if (!isObject(body)) {
 		const raw = text(body);

@@ -5,7 +5,7 @@ import { redactDeep, redactSecrets } from '../../transport/redact';
 import type { FieldContext } from '../../helpers/validation';
 import { assertIdentifier, invalidField } from '../../helpers/validation';
 
-/** The client_id of the taxpayer portal login (endpoint 10 and its OTP confirmation). */
+/** The client_id of the taxpayer portal login (Reset Portal Password and its OTP confirmation). */
 export const portalClientIdField: INodeProperties = {
 	displayName: 'Portal Client ID',
 	name: 'portalClientId',

@@ -15,7 +15,7 @@ import {
 } from './common';
 
 /**
- * Corporate registry normalizers (endpoints 3-6). Pure and tolerant: every documented field of either
+ * Corporate registry normalizers (operations cinLookup, llpinLookup, panLookup, companyAutocomplete). Pure and tolerant: every documented field of either
  * response shape is optional; a missing field becomes null (or an empty list) and nothing here throws.
  */
 

@@ -19,7 +19,7 @@ import {
 } from './common';
 
 /**
- * Credit report normalizers (endpoints 1 and 2). Pure and tolerant: any field may be missing, in which
+ * Credit report normalizers (operations multiBureauFetch and commercialReportFetch). Pure and tolerant: any field may be missing, in which
  * case the simplified field is null (or an empty list); nothing here throws.
  */
 

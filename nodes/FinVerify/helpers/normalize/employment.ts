@@ -22,7 +22,7 @@ import {
 } from './common';
 
 /**
- * EPFO normalizers (endpoints 7 and 8). Pure and tolerant: any field may be missing, in which case the
+ * EPFO normalizers (operations epfoFetch and epfoCrifFetch). Pure and tolerant: any field may be missing, in which case the
  * simplified field is null (or an empty list); nothing here throws.
  */
 
@@ -92,7 +92,7 @@ function currentEmployerOf(list: Employer[]): string | null {
 	return newestFirst(list).find((e) => e.current)?.name ?? null;
 }
 
-// ---------------------------------------------------------------- endpoint 7: EPFO record
+// ---------------------------------------------------------------- Get EPFO Record (epfoFetch)
 
 export interface PassbookEntry extends IDataObject {
 	/** Wage month, YYYY-MM. */
@@ -163,7 +163,7 @@ function passbookEntries(list: unknown): PassbookEntry[] {
 		.sort((a, b) => (b.month ?? '').localeCompare(a.month ?? ''));
 }
 
-/** EPFO record (endpoint 7). Contribution totals fall back to sums over the passbook. */
+/** Get EPFO Record (operation epfoFetch). Contribution totals fall back to sums over the passbook. */
 export function normalizeEpfo(body: unknown): EpfoSummary {
 	const object = asObject(body);
 	const data = unwrap(object);
@@ -212,7 +212,7 @@ export function normalizeEpfo(body: unknown): EpfoSummary {
 	};
 }
 
-// ---------------------------------------------------------------- endpoint 8: EPFO + credit
+// ---------------------------------------------------------------- with Credit Report (epfoCrifFetch)
 
 export type MissingPart = 'epfo' | 'credit';
 
@@ -472,7 +472,7 @@ function sampleCredit(part: IDataObject): CreditSummary {
 }
 
 /**
- * EPFO + credit (endpoint 8), either shape. Partial answers (one part null or empty, with or without a
+ * Get EPFO Record with Credit Report (operation epfoCrifFetch), either shape. Partial answers (one part null or empty, with or without a
  * `partial`/`missing` marker) are not errors: `missing` lists the absent parts and that part is null.
  */
 export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {

@@ -277,7 +277,7 @@ function joinAddress(raw: unknown): string | null {
 }
 
 /**
- * ITR data (endpoint 9), either shape. Reference: `data.{job_id, pan, name, filing_status, itr_records[]}`.
+ * Get Data (operation itrData), either shape. Reference: `data.{job_id, pan, name, filing_status, itr_records[]}`.
  * Sample: `data.{job_id, pan, status, profile, filings[], tds_26as[], outstanding_demands[]}`.
  * Filings are sorted newest assessment year first.
  */

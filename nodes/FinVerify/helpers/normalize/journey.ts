@@ -27,7 +27,7 @@ import {
 
 // ---------------------------------------------------------------- status
 
-/** The journey states of the spec, in the order a successful journey passes them. */
+/** The journey states (JourneyState in openapi/finverify.openapi.yaml), in the order a successful journey passes them. */
 export const JOURNEY_STATUSES = [
 	'initiated',
 	'consent_pending',
@@ -124,7 +124,10 @@ function accountStatus(raw: unknown): JourneyAccountStatus {
 	};
 }
 
-/** Journey status (endpoint 11): reference `{success, data:{...}}` or sample (no wrapper, with accounts). */
+/**
+ * Get Status (operation journeyStatus): reference `{success, data:{...}}` or sample (no wrapper, with
+ * accounts).
+ */
 export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
 	const data = unwrap(body);
 	const isSample =
@@ -360,7 +363,7 @@ function statementAccount(raw: unknown, position: number): StatementAccount {
 	};
 }
 
-/** Statement result (endpoint 12), either shape. Dates become ISO, transactions one form. */
+/** Get Statement Result (operation journeyStatementResult), either shape. Dates become ISO, transactions one form. */
 export function normalizeStatementResult(body: unknown): StatementResult {
 	const data = unwrap(body);
 	const rawAccounts = asArray(data.accounts);
@@ -666,7 +669,7 @@ function anyTrue(values: Array<boolean | null>): boolean | null {
 }
 
 /**
- * Analysis (endpoint 13), either shape, to one summary. Reference: `data.{summary, income, obligations,
+ * Get Analysis (operation journeyAnalysisJson), either shape, to one summary. Reference: `data.{summary, income, obligations,
  * cash_flow, flags}` for all accounts together. Sample: `data.accounts[].analysis_json` per account; the
  * totals are summed over the accounts, the health score is the worst account's.
  */

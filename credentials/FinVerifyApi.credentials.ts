@@ -37,7 +37,8 @@ export class FinVerifyApi implements ICredentialType {
 					name: 'Local Simulator (This Repository)',
 					value: 'sandbox',
 					description:
-						"The simulator in this package's source repository (npm run sandbox there); not part of the npm package, no live data",
+						"The simulator in this package's source repository (npm run sandbox there); not part of " +
+						'the npm package, no live data',
 				},
 				{
 					name: 'Custom',
@@ -47,7 +48,8 @@ export class FinVerifyApi implements ICredentialType {
 				},
 			],
 			description:
-				'Where the service runs. Keys of the live service and of a test deployment are separate and must not be mixed.',
+				'Where the service runs. Keys of the live service and of a test deployment are separate and ' +
+				'must not be mixed.',
 		},
 		{
 			displayName: 'Base URL',
@@ -57,7 +59,8 @@ export class FinVerifyApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://api.example.com',
 			description:
-				'The service address given with your API key, without /api/v1/services. Without a scheme, https:// is assumed.',
+				'The service address given with your API key, without /api/v1/services. Without a scheme, ' +
+				'https:// is assumed.',
 			displayOptions: { show: { environment: ['production', 'custom'] } },
 		},
 		{
@@ -66,7 +69,8 @@ export class FinVerifyApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to accept a self-signed or otherwise invalid certificate, e.g. on a staging host. Never for live data.',
+				'Whether to accept a self-signed or otherwise invalid certificate, e.g. on a staging host. ' +
+				'Never for live data.',
 			displayOptions: { show: { environment: ['custom'] } },
 		},
 		{
@@ -86,7 +90,8 @@ export class FinVerifyApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The API key issued for your account, together with the API secret. For the local simulator, use its default key (see the sandbox page in the package documentation).',
+				'The API key issued for your account, together with the API secret. For the local simulator, ' +
+				'use its default key (see the sandbox page in the package documentation).',
 		},
 		{
 			displayName: 'API Secret',
@@ -96,7 +101,8 @@ export class FinVerifyApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The secret issued with the API key. For the local simulator, use its default secret (see the sandbox page in the package documentation).',
+				'The secret issued with the API key. For the local simulator, use its default secret (see ' +
+				'the sandbox page in the package documentation).',
 		},
 		{
 			displayName: 'Refresh Token',
@@ -105,7 +111,8 @@ export class FinVerifyApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				"Only for Collection Session operations: the refresh token of your account's sign-in with the service. Sent to those calls alone.",
+				"Only for Collection Session operations: the refresh token of your account's sign-in with " +
+				'the service. Sent to those calls alone.',
 		},
 		{
 			displayName: 'Webhook Signing Secret',
@@ -114,20 +121,24 @@ export class FinVerifyApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'The secret the service signs its status notifications with, for the FinVerify Trigger to check them. Never sent anywhere.',
+				'The secret the service signs its status notifications with, for the FinVerify Trigger to ' +
+				'check them. Never sent anywhere.',
 		},
 		{
 			displayName:
-				'Test looks up a journey that cannot exist, which costs nothing. A key without the bank statement journey permission still passes: the service accepted it. ECONNREFUSED, ENOTFOUND or ETIMEDOUT mean n8n could not reach the address: check the URL and that the service runs.',
+				'Test looks up a journey that cannot exist, which costs nothing. A key without the bank ' +
+				'statement journey permission still passes: the service accepted it. ECONNREFUSED, ENOTFOUND ' +
+				'or ETIMEDOUT mean n8n could not reach the address: check the URL and that the service runs.',
 			name: 'testNotice',
 			type: 'notice',
 			default: '',
 		},
 	];
 
-	// A function, not the declarative { type: 'generic' } block: n8n resolves a declarative block's expressions
-	// on every request (two per request here), a function costs one object copy. n8n still lists the credential
-	// under the HTTP Request node's Predefined Credential Type (its loader serialises a function as {}).
+	// A function, not the declarative { type: 'generic' } block: n8n resolves a declarative block's
+	// expressions on every request (two per request here), a function costs one object copy. n8n still
+	// lists the credential under the HTTP Request node's Predefined Credential Type (its loader
+	// serialises a function as {}).
 	authenticate: IAuthenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -140,16 +151,19 @@ export class FinVerifyApi implements ICredentialType {
 		},
 	});
 
-	// A status lookup of a journey id that cannot exist costs nothing: NOT_FOUND (404) proves the key and
-	// secret were accepted, UNAUTHORIZED (401) that they were not. PERMISSION_DENIED (a key without the
-	// AA_BSA_JOURNEY permission) also proves they were accepted, so it passes (the notice above says so).
+	// A status lookup of a journey id that cannot exist costs nothing: NOT_FOUND (404) proves the key
+	// and secret were accepted, UNAUTHORIZED (401) that they were not. PERMISSION_DENIED (a key
+	// without the AA_BSA_JOURNEY permission) also proves they were accepted, so it passes (the notice
+	// above says so).
 	test: ICredentialTestRequest = {
 		request: {
-			// the same address the node uses (transport resolveBaseUrl): sandbox default, no trailing / or API prefix
+			// the same address the node uses (transport resolveBaseUrl): sandbox default, no trailing / or
+			// API prefix
 			baseURL:
 				'={{ (u => (/^[a-z][a-z0-9+.-]*:\\/\\//i.test(u) || !u ? u : "https://" + u))(String(($credentials.environment === "sandbox" ? ($credentials.sandboxUrl || "' +
 				SANDBOX_BASE_URL +
-				'") : $credentials.baseUrl) || "").trim().replace(/\\/+$/, "").replace(/\\/api\\/v1\\/services$/, "")) }}',
+				'") : $credentials.baseUrl) || "").trim().replace(/\\/+$/, ' +
+				'"").replace(/\\/api\\/v1\\/services$/, "")) }}',
 			skipSslCertificateValidation:
 				'={{ $credentials.environment === "custom" && $credentials.ignoreSslIssues === true }}',
 			url: '/api/v1/services/aa-bsa-journey/status',

@@ -55,10 +55,11 @@ const RESOURCES = [
 ];
 
 /**
- * One way to call any endpoint: this node's own request (value `apiRequest`, which saved workflows keep),
- * listed last under the name n8n gives its automatic entry. n8n adds its own "Custom API Call" (which turns
- * the node into an HTTP Request) only when the last option is not already called that, so the list shows
- * one entry, and it keeps the credential's base address, retries and the refresh-token cookie.
+ * One way to call any endpoint: this node's own request (value `apiRequest`, which saved workflows
+ * keep), listed last under the name n8n gives its automatic entry. n8n adds its own "Custom API
+ * Call" (which turns the node into an HTTP Request) only when the last option is not already called
+ * that, so the list shows one entry, and it keeps the credential's base address, retries and the
+ * refresh-token cookie.
  */
 const CUSTOM_API_CALL = {
 	name: 'Custom API Call',
@@ -76,12 +77,13 @@ export class FinVerify implements INodeType {
 		// 2: Output (Simplified / Normalized / Raw) in place of Simplify; version 1 keeps Simplify
 		version: [1, 2],
 		defaultVersion: 2,
-		// the canvas shows the human names ("Company · Get by CIN"), not the internal values; kept equal to the
-		// resource and operation names by test/unit/editorText.test.cts
+		// the canvas shows the human names ("Company · Get by CIN"), not the internal values; kept equal
+		// to the resource and operation names by test/unit/editorText.test.cts
 		subtitle:
 			'={{ ({"bankStatementJourney.getAnalysis":"Bank Statement Journey · Get Analysis","bankStatementJourney.getStatementResult":"Bank Statement Journey · Get Statement Result","bankStatementJourney.getStatus":"Bank Statement Journey · Get Status","bankStatementJourney.start":"Bank Statement Journey · Start Journey","collectionSession.create":"Collection Session · Create","company.getByCin":"Company · Get by CIN","company.getEntityByPan":"Company · Get Entity by PAN","company.getLlpByLlpin":"Company · Get LLP by LLPIN","company.searchByName":"Company · Search by Name","creditReport.getCommercialReport":"Credit Report · Get Commercial Report","creditReport.getMultiBureauReport":"Credit Report · Get Multi-Bureau Report","employment.getEpfoRecord":"Employment · Get EPFO Record","employment.getEpfoRecordWithCredit":"Employment · Get EPFO Record with Credit Report","incomeTaxReturn.confirmPasswordReset":"Income Tax Return · Confirm Password Reset with OTP","incomeTaxReturn.getAnalysisStatus":"Income Tax Return · Get Analysis Status","incomeTaxReturn.getData":"Income Tax Return · Get Data","incomeTaxReturn.resetPortalPassword":"Income Tax Return · Reset Portal Password","incomeTaxReturn.startAnalysis":"Income Tax Return · Start Analysis","apiRequest.send":"Custom API Call · Send"})[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}',
 		description:
-			'Verify people and businesses in India: credit bureaus, company registry, EPFO, ITR, account-aggregator bank statements and hosted data collection',
+			'Verify people and businesses in India: credit bureaus, company registry, EPFO, ITR, ' +
+			'account-aggregator bank statements and hosted data collection',
 		defaults: { name: 'FinVerify' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

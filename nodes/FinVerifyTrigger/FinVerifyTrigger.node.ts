@@ -46,8 +46,8 @@ const SEEN_KEY = 'recentDeliveries';
 
 /**
  * Answers a delivery that starts no execution (rejected, duplicate, filtered out) directly;
- * `noWebhookResponse` tells n8n the response is done. An accepted delivery is answered by n8n itself,
- * once it has created the execution (see `webhooks` in the description).
+ * `noWebhookResponse` tells n8n the response is done. An accepted delivery is answered by n8n
+ * itself, once it has created the execution (see `webhooks` in the description).
  */
 function respond(this: IWebhookFunctions, status: number, body: IDataObject): void {
 	const res = this.getResponseObject();
@@ -68,7 +68,8 @@ async function assertConfigured(this: IHookFunctions): Promise<void> {
 				'The FinVerify credential has no Webhook Signing Secret',
 				{
 					description:
-						'HMAC Signature verification needs the signing secret of your account. Add it to the credential, or choose another Verification.',
+						'HMAC Signature verification needs the signing secret of your account. Add it to the ' +
+						'credential, or choose another Verification.',
 				},
 			);
 		}
@@ -78,7 +79,8 @@ async function assertConfigured(this: IHookFunctions): Promise<void> {
 	if (Array.isArray(events) && events.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'No Events are selected', {
 			description:
-				'Choose Journey Status Changed, Session Status Changed or both; otherwise every delivery is ignored.',
+				'Choose Journey Status Changed, Session Status Changed or both; otherwise every delivery is ' +
+				'ignored.',
 		});
 	}
 	const statuses = this.getNodeParameter('statuses', []) as unknown;
@@ -89,7 +91,8 @@ async function assertConfigured(this: IHookFunctions): Promise<void> {
 	) {
 		throw new NodeOperationError(this.getNode(), 'Selected Statuses needs at least one status', {
 			description:
-				'Choose the statuses that should start the workflow under Statuses, or set Status Filter to All Statuses.',
+				'Choose the statuses that should start the workflow under Statuses, or set Status Filter to ' +
+				'All Statuses.',
 		});
 	}
 	if (verification === 'urlToken' && !(this.getNodeParameter('token', '') as string)) {
@@ -108,9 +111,12 @@ export class FinVerifyTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"Events: " + ($parameter["events"] || []).join(", ")}}',
-		// n8n's nodes panel shows the trigger's description for the merged FinVerify entry, so it describes both
+		// n8n's nodes panel shows the trigger's description for the merged FinVerify entry, so it
+		// describes both
 		description:
-			'Verify people and businesses in India (credit, company registry, EPFO, ITR, bank statements); the trigger starts a workflow when a journey or collection session changes status',
+			'Verify people and businesses in India (credit, company registry, EPFO, ITR, bank ' +
+			'statements); the trigger starts a workflow when a journey or collection session changes ' +
+			'status',
 		defaults: { name: 'FinVerify Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -130,7 +136,10 @@ export class FinVerifyTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Copy the Production URL from "Webhook URLs" above. Paste it as the Webhook URL when you start a bank statement journey, and as the Callback URL when you create a collection session (FinVerify node or API). The service has no API to register webhooks, so nothing is registered for you; the URL receives events once this workflow is published.',
+					'Copy the Production URL from "Webhook URLs" above. Paste it as the Webhook URL when you ' +
+					'start a bank statement journey, and as the Callback URL when you create a collection ' +
+					'session (FinVerify node or API). The service has no API to register webhooks, so nothing ' +
+					'is registered for you; the URL receives events once this workflow is published.',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -166,7 +175,8 @@ export class FinVerifyTrigger implements INodeType {
 						name: 'Only Final Statuses',
 						value: 'finalOnly',
 						description:
-							'Journeys: analysis complete, consent denied, failed, expired. Sessions: completed, expired, abandoned.',
+							'Journeys: analysis complete, consent denied, failed, expired. Sessions: completed, ' +
+							'expired, abandoned.',
 					},
 					{
 						name: 'Selected Statuses',
@@ -260,7 +270,8 @@ export class FinVerifyTrigger implements INodeType {
 						name: 'HMAC Signature',
 						value: 'hmacSignature',
 						description:
-							'Checks the sha256 HMAC the service sends, with the Webhook Signing Secret of the credential',
+							'Checks the sha256 HMAC the service sends, with the Webhook Signing Secret of the ' +
+							'credential',
 					},
 					{
 						name: 'None',
@@ -276,11 +287,13 @@ export class FinVerifyTrigger implements INodeType {
 				],
 				default: 'hmacSignature',
 				description:
-					'How the trigger checks that a request really comes from the service. Failed checks get a 401 and start nothing.',
+					'How the trigger checks that a request really comes from the service. Failed checks get a ' +
+					'401 and start nothing.',
 			},
 			{
 				displayName:
-					'Anyone who knows this URL can start the workflow with made-up events. Use HMAC Signature or Secret Token in URL unless the URL is not reachable from outside.',
+					'Anyone who knows this URL can start the workflow with made-up events. Use HMAC Signature ' +
+					'or Secret Token in URL unless the URL is not reachable from outside.',
 				name: 'noVerificationNotice',
 				type: 'notice',
 				default: '',
@@ -294,7 +307,8 @@ export class FinVerifyTrigger implements INodeType {
 				required: true,
 				default: '',
 				description:
-					'A long random value. Add it to the URL you paste into the service: &lt;Production URL&gt;?token=&lt;this value&gt;.',
+					'A long random value. Add it to the URL you paste into the service: &lt;Production ' +
+					'URL&gt;?token=&lt;this value&gt;.',
 				displayOptions: { show: { verification: ['urlToken'] } },
 			},
 			{
@@ -303,7 +317,8 @@ export class FinVerifyTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to download the statement result and the analysis JSON when a journey reaches analysis complete, and add them to the item',
+					'Whether to download the statement result and the analysis JSON when a journey reaches ' +
+					'analysis complete, and add them to the item',
 			},
 			{
 				displayName: 'Options',
@@ -319,7 +334,8 @@ export class FinVerifyTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 60,
 						description:
-							'A delivery whose event (its signed ID, or its signed content) was already received within this window is acknowledged and ignored. 0 turns deduplication off.',
+							'A delivery whose event (its signed ID, or its signed content) was already received ' +
+							'within this window is acknowledged and ignored. 0 turns deduplication off.',
 					},
 					{
 						displayName: 'Delivery ID Header',
@@ -327,7 +343,8 @@ export class FinVerifyTrigger implements INodeType {
 						type: 'string',
 						default: 'X-Webhook-Id',
 						description:
-							'Header carrying the delivery ID, shown as deliveryId when the body has no ID (deduplication uses signed content only)',
+							'Header carrying the delivery ID, shown as deliveryId when the body has no ID ' +
+							'(deduplication uses signed content only)',
 					},
 					{
 						displayName: 'Event Header',
@@ -360,7 +377,8 @@ export class FinVerifyTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 300,
 						description:
-							'Signed requests whose timestamp differs from now by more than this are rejected (replay protection). 0 turns the check off.',
+							'Signed requests whose timestamp differs from now by more than this are rejected (replay ' +
+							'protection). 0 turns the check off.',
 						displayOptions: { show: { '/verification': ['hmacSignature'] } },
 					},
 				],
@@ -403,7 +421,8 @@ export class FinVerifyTrigger implements INodeType {
 		const rawBody = this.getRequestObject().rawBody as Buffer | undefined;
 		const nowMs = Date.now();
 		// Both answer the sender directly and start no execution: `reject` with an error status (not
-		// authentic, not an event), `ignore` with 200 (a duplicate, or filtered out) so it is not re-sent.
+		// authentic, not an event), `ignore` with 200 (a duplicate, or filtered out) so it is not
+		// re-sent.
 		const reject = (status: 400 | 401, body: IDataObject): IWebhookResponseData => {
 			respond.call(this, status, body);
 			return { noWebhookResponse: true };

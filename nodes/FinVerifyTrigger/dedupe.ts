@@ -4,14 +4,14 @@ import { createHash } from 'crypto';
  * Duplicate detection of deliveries, keyed on what the signature covers.
  *
  * Two records, both bounded by the window (time) with a generous size cap:
- * - an in-process record (this module), checked and written synchronously, so simultaneous copies of
- *   one delivery on one n8n process start one execution; an entry whose answer was not a 2xx (n8n could
- *   not create the execution) is removed again, so the sender's retry is accepted;
- * - the node's workflow static data, which n8n loads before and saves after each webhook call (only when
- *   it answered without error): it survives restarts, but simultaneous calls overwrite each other's
- *   additions, so it is the second line only.
- * In queue mode with several webhook processors the in-process record is per process: delivery is then
- * at-least-once (see docs/reliability.md for the Remove Duplicates pattern on `deliveryKey`).
+ * - an in-process record (this module), checked and written synchronously, so simultaneous copies
+ *   of one delivery on one n8n process start one execution; an entry whose answer was not a 2xx (n8n
+ *   could not create the execution) is removed again, so the sender's retry is accepted;
+ * - the node's workflow static data, which n8n loads before and saves after each webhook call (only
+ *   when it answered without error): it survives restarts, but simultaneous calls overwrite each
+ *   other's additions, so it is the second line only.
+ * In queue mode with several webhook processors the in-process record is per process: delivery is
+ * then at-least-once (see docs/reliability.md for the Remove Duplicates pattern on `deliveryKey`).
  */
 
 export const DEFAULT_DEDUPE_WINDOW_MINUTES = 60;
@@ -68,8 +68,8 @@ const digest = (text: string | Buffer) =>
  * The key a delivery is deduplicated by, made only of signed content:
  * - the body's event id (`"id"`), which the sender repeats on every retry;
  * - without one, a hash of the signed timestamp and the raw body (a replay of captured bytes);
- * - without a signature (token or no verification), a hash of the raw body.
- * Unsigned headers (X-Webhook-Id) never take part: a replay with a new id is still the same delivery.
+ * - without a signature (token or no verification), a hash of the raw body. Unsigned headers
+ *   (X-Webhook-Id) never take part: a replay with a new id is still the same delivery.
  */
 export function deliveryKey(
 	eventId: unknown,
@@ -91,8 +91,8 @@ export function deliveryKey(
 const inProcess = new Map<string, Map<string, number>>();
 
 /**
- * Checks and records a key in the in-process record of `scope` (workflow + node). Synchronous: no other
- * delivery can run between the check and the record.
+ * Checks and records a key in the in-process record of `scope` (workflow + node). Synchronous: no
+ * other delivery can run between the check and the record.
  */
 export function claimInProcess(
 	scope: string,

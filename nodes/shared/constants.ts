@@ -1,6 +1,6 @@
 /**
- * Names and addresses both the credential and the nodes need; one place, so the transport never imports
- * from the credential file.
+ * Names and addresses both the credential and the nodes need; one place, so the transport never
+ * imports from the credential file.
  */
 
 /** The credential type's `name` (credentials/FinVerifyApi.credentials.ts). */

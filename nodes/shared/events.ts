@@ -8,15 +8,15 @@ import {
 } from '../FinVerify/helpers/normalize/journey';
 
 /**
- * Recognising and normalizing the two notifications of the service. The service leaves event names and
- * payloads open; the sandbox's bodies (the callbacks of journeyInit and collectionSessionCreate in
- * openapi/finverify.openapi.yaml) are
+ * Recognising and normalizing the two notifications of the service. The service leaves event names
+ * and payloads open; the sandbox's bodies (the callbacks of journeyInit and collectionSessionCreate
+ * in openapi/finverify.openapi.yaml) are
  *   {"event":"aa_bsa_journey.status_changed","client_id","status","previous_status","updated_at",
  *    "data":{…}}
  *   {"event":"collection_session.status_changed","session_id","flow","status","previous_status",
  *    "updated_at","data":{…}}
- * Other senders may send less (`{client_id, status}`) or wrap the fields in `data` (the reference shape of
- * the journey status); all of these are accepted. Pure functions, no n8n context.
+ * Other senders may send less (`{client_id, status}`) or wrap the fields in `data` (the reference
+ * shape of the journey status); all of these are accepted. Pure functions, no n8n context.
  */
 
 export type EventType = 'journey' | 'session';
@@ -95,7 +95,9 @@ const lower = (value: unknown): string | null => {
 	return text === null ? null : text.toLowerCase();
 };
 
-/** The canonical spelling of a status: lowercase, journey `completed` read as `analysis_complete`. */
+/**
+ * The canonical spelling of a status: lowercase, journey `completed` read as `analysis_complete`.
+ */
 export function normalizeStatus(type: EventType, status: unknown): string | null {
 	const text = lower(status);
 	if (text === null) return null;
@@ -116,7 +118,9 @@ function typeFromEventName(name: string | null): EventType | undefined {
 	return undefined;
 }
 
-/** A timestamp from ISO text, unix seconds or unix milliseconds, as ISO 8601; null if unreadable. */
+/**
+ * A timestamp from ISO text, unix seconds or unix milliseconds, as ISO 8601; null if unreadable.
+ */
 export function toIsoTime(value: unknown): string | null {
 	if (typeof value === 'number' || (typeof value === 'string' && /^\d{9,13}$/.test(value.trim()))) {
 		const n = Number(value);
@@ -183,7 +187,8 @@ export function normalizeEvent(body: IDataObject, meta: DeliveryMeta = {}): Pars
 			previousStatus,
 			isFinal: isFinalStatus(type, status),
 			occurredAt,
-			// the body's event id is signed; the header only repeats it (or stands in for senders without one)
+			// the body's event id is signed; the header only repeats it (or stands in for senders without
+			// one)
 			deliveryId: toText(body.id) ?? toText(meta.deliveryId) ?? toText(body.delivery_id) ?? null,
 			flow: type === 'session' ? lower(pick('flow')) : null,
 			raw: body,

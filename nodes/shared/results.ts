@@ -4,8 +4,8 @@ import { apiRequest } from '../FinVerify/transport';
 
 /**
  * Per-attempt deadline and retries for the two result downloads. n8n answers the sender once the
- * execution exists, so these run before the answer: kept short. A sender that gives up meanwhile and
- * retries is answered "duplicate" (its event id stays claimed), so nothing runs twice.
+ * execution exists, so these run before the answer: kept short. A sender that gives up meanwhile
+ * and retries is answered "duplicate" (its event id stays claimed), so nothing runs twice.
  */
 const FETCH_POLICY = { timeoutMs: 10_000, maxRetries: 1 };
 
@@ -50,9 +50,9 @@ function describeFailure(error: unknown): FailureInfo {
 }
 
 /**
- * Fetches the statement result and the analysis JSON of a finished journey through the package's one
- * transport (auth, retries, error normalization). Never throws: a failure becomes `fetchError` so the
- * event itself is not lost.
+ * Fetches the statement result and the analysis JSON of a finished journey through the package's
+ * one transport (auth, retries, error normalization). Never throws: a failure becomes `fetchError`
+ * so the event itself is not lost.
  */
 export async function fetchJourneyResults(
 	this: IWebhookFunctions,

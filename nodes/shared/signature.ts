@@ -4,15 +4,16 @@ import { createHash, createHmac, timingSafeEqual } from 'crypto';
  * Verification of incoming notifications. Every function here is total: it never throws, whatever
  * the sender put in the headers, and answers with a reason the node turns into a 401.
  *
- * Scheme (see docs/trigger.md): `X-Webhook-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`
- * with `X-Webhook-Timestamp` in unix seconds.
+ * Scheme (see docs/trigger.md):
+ * `X-Webhook-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>` with
+ * `X-Webhook-Timestamp` in unix seconds.
  */
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /**
- * Header names of the sandbox's documented scheme: the FinVerify Trigger's defaults (each configurable
- * there) and what the FinVerify node's Wait for Completion reads.
+ * Header names of the sandbox's documented scheme: the FinVerify Trigger's defaults (each
+ * configurable there) and what the FinVerify node's Wait for Completion reads.
  */
 export const DEFAULT_SIGNATURE_HEADERS = {
 	signature: 'X-Webhook-Signature',
@@ -59,8 +60,9 @@ export function headerValue(value: unknown): string | undefined {
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 
 /**
- * Reads `sha256=<hex>`. Several comma-separated candidates are accepted (a sender rotating secrets may
- * send `sha256=<new>,sha256=<old>`); hex is case-insensitive. Anything else yields no candidates.
+ * Reads `sha256=<hex>`. Several comma-separated candidates are accepted (a sender rotating secrets
+ * may send `sha256=<new>,sha256=<old>`); hex is case-insensitive. Anything else yields no
+ * candidates.
  */
 export function parseSignatureHeader(value: string): Buffer[] {
 	const candidates: Buffer[] = [];
@@ -92,7 +94,9 @@ export function computeSignature(
 		.digest('hex');
 }
 
-/** Constant-time equality of two byte strings (false, not an exception, when the lengths differ). */
+/**
+ * Constant-time equality of two byte strings (false, not an exception, when the lengths differ).
+ */
 export function safeEqual(a: Buffer, b: Buffer): boolean {
 	if (a.length !== b.length) return false;
 	return timingSafeEqual(a, b);

@@ -11,8 +11,8 @@ import {
 } from '../helpers/validation';
 
 /**
- * Fields used by more than one operation, declared once. The parameter `name` is the same everywhere,
- * so n8n keeps the user's value when they switch between operations that share a field.
+ * Fields used by more than one operation, declared once. The parameter `name` is the same
+ * everywhere, so n8n keeps the user's value when they switch between operations that share a field.
  * Operations stamp their displayOptions with `updateDisplayOptions`.
  */
 
@@ -49,10 +49,10 @@ export const mobileNumberField: INodeProperties = {
 };
 
 /**
- * The subject's consent. An options field (not a boolean) so that n8n's AI Agent tool view never offers
- * "let the model define this" for it (the editor offers that for every expression-capable parameter except
- * options); expressions on the workflow's own data (a CRM record) still work. The values stay true/false,
- * so saved workflows keep their choice.
+ * The subject's consent. An options field (not a boolean) so that n8n's AI Agent tool view never
+ * offers "let the model define this" for it (the editor offers that for every expression-capable
+ * parameter except options); expressions on the workflow's own data (a CRM record) still work. The
+ * values stay true/false, so saved workflows keep their choice.
  */
 export const consentField: INodeProperties = {
 	displayName: 'Subject Has Consented',
@@ -73,12 +73,13 @@ export const consentField: INodeProperties = {
 		},
 	],
 	description:
-		'Whether the person or business has consented to this check. Nothing is sent unless this is Yes (true); an AI model cannot set it.',
+		'Whether the person or business has consented to this check. Nothing is sent unless this is ' +
+		'Yes (true); an AI model cannot set it.',
 };
 
 /**
- * The subject's gender. No default: the user chooses, or maps it from their data (M/F/Male/Female are
- * accepted at run time). An options field, so an AI model is never offered it.
+ * The subject's gender. No default: the user chooses, or maps it from their data (M/F/Male/Female
+ * are accepted at run time). An options field, so an AI model is never offered it.
  */
 export const genderField: INodeProperties = {
 	displayName: 'Gender',
@@ -96,7 +97,8 @@ export const genderField: INodeProperties = {
 		{ name: 'Male', value: 'male' },
 	],
 	description:
-		'Gender of the subject, as the bureaus record it. Map it from your data with an expression: M, F, Male and Female are accepted.',
+		'Gender of the subject, as the bureaus record it. Map it from your data with an expression: M, ' +
+		'F, Male and Female are accepted.',
 };
 
 /** Consent and gender are stated by the workflow, never by an AI model, and consent must be Yes. */
@@ -153,7 +155,8 @@ export const companyLocatorField: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description:
-		'The company or LLP to look up: pick it from the list, or enter its CIN or LLPIN (an LLP has no CIN)',
+		'The company or LLP to look up: pick it from the list, or enter its CIN or LLPIN (an LLP has ' +
+		'no CIN)',
 	modes: [
 		{
 			displayName: 'From List',
@@ -248,16 +251,17 @@ export const simplifyField: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether to return a short, stable set of fields (the same whatever form the service answers in) instead of its full answer',
+		'Whether to return a short, stable set of fields (the same whatever form the service answers ' +
+		'in) instead of its full answer',
 	displayOptions: { show: { '@version': [1] } },
 };
 
 export type OutputMode = 'simplified' | 'normalized' | 'raw';
 
 /**
- * Version 2 of the node: n8n's output modes. Simplified is the default: at most 10 decision fields keep
- * an AI agent's context small and are what the editor's schema preview shows; IF/Set workflows that need
- * every fact pick Normalized.
+ * Version 2 of the node: n8n's output modes. Simplified is the default: at most 10 decision fields
+ * keep an AI agent's context small and are what the editor's schema preview shows; IF/Set workflows
+ * that need every fact pick Normalized.
  */
 export const outputField: INodeProperties = {
 	displayName: 'Output',
@@ -287,10 +291,15 @@ export const outputField: INodeProperties = {
 	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 };
 
-/** The output choice of every operation that returns records: Simplify in version 1, Output from 2. */
+/**
+ * The output choice of every operation that returns records: Simplify in version 1, Output from 2.
+ */
 export const outputModeFields: INodeProperties[] = [simplifyField, outputField];
 
-/** displayOptions of fields that only shape the Simplified/Normalized output (hidden for the raw answer). */
+/**
+ * displayOptions of fields that only shape the Simplified/Normalized output (hidden for the raw
+ * answer).
+ */
 export const normalizedOutputOnly: NonNullable<INodeProperties['displayOptions']> = {
 	hide: { '/simplify': [false], '/outputMode': ['raw'] },
 };
@@ -304,7 +313,10 @@ export function outputMode(context: IExecuteFunctions, itemIndex: number): Outpu
 	return mode === 'raw' || mode === 'normalized' ? mode : 'simplified';
 }
 
-/** Whether the node normalizes the item's output (Simplified or Normalized) rather than passing it raw. */
+/**
+ * Whether the node normalizes the item's output (Simplified or Normalized) rather than passing it
+ * raw.
+ */
 export const isNormalizedOutput = (context: IExecuteFunctions, itemIndex: number): boolean =>
 	outputMode(context, itemIndex) !== 'raw';
 
@@ -318,9 +330,9 @@ export const binaryPropertyField: INodeProperties = {
 };
 
 /**
- * The output-file field of a download: version 1 keeps the shared default `data` (saved workflows rely on
- * it); from version 2 each download has its own default, so two reports in one item never overwrite each
- * other downstream. `show` is when the field appears (e.g. only while downloading).
+ * The output-file field of a download: version 1 keeps the shared default `data` (saved workflows
+ * rely on it); from version 2 each download has its own default, so two reports in one item never
+ * overwrite each other downstream. `show` is when the field appears (e.g. only while downloading).
  */
 export function versionedBinaryField(
 	field: INodeProperties,
@@ -356,7 +368,8 @@ export const requestOptionsField: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: 10 },
 			default: 3,
 			description:
-				'How many items are sent to the service at the same time (1-10). Output order and item pairing are kept.',
+				'How many items are sent to the service at the same time (1-10). Output order and item ' +
+				'pairing are kept.',
 		},
 		{
 			displayName: 'Timeout (Ms)',
@@ -373,14 +386,17 @@ export const requestOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 5 },
 			default: 3,
 			description:
-				'How often to retry on rate limits (429, honouring Retry-After), server errors (5xx) and network failures, with exponential backoff. Never on 4xx input or authentication errors; creates are only re-sent when the service proved it did not act.',
+				'How often to retry on rate limits (429, honouring Retry-After), server errors (5xx) and ' +
+				'network failures, with exponential backoff. Never on 4xx input or authentication errors; ' +
+				'creates are only re-sent when the service proved it did not act.',
 		},
 	],
 };
 
 /**
- * Free-form extra body fields for operations whose request shape the service does not document (Preview
- * operations). Goes inside an operation's "Additional Fields" collection; the operation's own fields win.
+ * Free-form extra body fields for operations whose request shape the service does not document
+ * (Preview operations). Goes inside an operation's "Additional Fields" collection; the operation's
+ * own fields win.
  */
 export const extraBodyField: INodeProperties = {
 	displayName: 'Additional Body Fields (JSON)',
@@ -391,15 +407,17 @@ export const extraBodyField: INodeProperties = {
 		'Further fields to send with the request, as a JSON object. They never replace the fields above.',
 };
 
-/** The extraBody value of an "Additional Fields" collection as an object (empty when it is not set). */
+/**
+ * The extraBody value of an "Additional Fields" collection as an object (empty when it is not set).
+ */
 export function readExtraBody(ctx: FieldContext, value: unknown): IDataObject {
 	return parseJsonObject(ctx, value, extraBodyField.displayName) as IDataObject;
 }
 
 /**
- * A URL the service POSTs to when a journey or session changes status: a FinVerify Trigger's URL, or a
- * Wait node's resume URL. The journey's `webhookUrl` and the session's `callbackUrl` keep their own
- * parameter names (each follows the service's field, webhook_url and callback_url).
+ * A URL the service POSTs to when a journey or session changes status: a FinVerify Trigger's URL,
+ * or a Wait node's resume URL. The journey's `webhookUrl` and the session's `callbackUrl` keep
+ * their own parameter names (each follows the service's field, webhook_url and callback_url).
  */
 export function statusCallbackUrlField(
 	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'required'>,
@@ -410,15 +428,17 @@ export function statusCallbackUrlField(
 		type: 'string',
 		placeholder: 'e.g. https://n8n.example.com/webhook/…',
 		default: '',
-		hint: `Gets ${subject} status changes, e.g. a FinVerify Trigger URL. To continue here when it is done, use Wait for Completion`,
+		hint:
+			`Gets ${subject} status changes, e.g. a FinVerify Trigger URL. ` +
+			'To continue here when it is done, use Wait for Completion',
 	};
 }
 
 /**
  * "Download …" switch plus the output binary field, shown only when downloading; read them with
- * `downloadProperty` (helpers/documents.ts). The switch is `download` for every operation from version 2;
- * an operation whose version 1 named it otherwise passes that `v1Name` (saved workflows keep working), and
- * one whose version 2 output field has its own default passes `v2Default`.
+ * `downloadProperty` (helpers/documents.ts). The switch is `download` for every operation from
+ * version 2; an operation whose version 1 named it otherwise passes that `v1Name` (saved workflows
+ * keep working), and one whose version 2 output field has its own default passes `v2Default`.
  */
 export function downloadFields(
 	displayName: string,
@@ -451,13 +471,14 @@ export function downloadFields(
 }
 
 /**
- * Shown above the fields of an operation the service documents only in part (its name stays plain in the
- * operation list; its description ends with "(preview)").
+ * Shown above the fields of an operation the service documents only in part (its name stays plain
+ * in the operation list; its description ends with "(preview)").
  */
 export function previewNotice(resource: string, operations: string[]): INodeProperties {
 	return {
 		displayName:
-			"Preview: the service documents this call only in part. What is sent and read follows this package's assumptions, so check the first results.",
+			'Preview: the service documents this call only in part. What is sent and read follows this ' +
+			"package's assumptions, so check the first results.",
 		name: 'previewNotice',
 		type: 'notice',
 		default: '',

@@ -1,6 +1,8 @@
 import type { AllEntities } from 'n8n-workflow';
 
-/** Every resource and its operations. A resource/operation pair outside this map is a compile error. */
+/**
+ * Every resource and its operations. A resource/operation pair outside this map is a compile error.
+ */
 type NodeMap = {
 	creditReport: 'getMultiBureauReport' | 'getCommercialReport';
 	company: 'getByCin' | 'getLlpByLlpin' | 'getEntityByPan' | 'searchByName';

@@ -3,7 +3,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { RequestPolicy } from '../transport';
 import type { CompletionSupport } from './completion/putToWait';
 
-/** What every `<op>.operation.ts` exports. The router owns the item loop, pairing and continueOnFail. */
+/**
+ * What every `<op>.operation.ts` exports. The router owns the item loop, pairing and
+ * continueOnFail.
+ */
 export interface OperationModule {
 	description: INodeProperties[];
 	/** Runs one input item; returns its output items (pairedItem is added by the router). */
@@ -12,6 +15,8 @@ export interface OperationModule {
 		itemIndex: number,
 		policy: RequestPolicy,
 	): Promise<INodeExecutionData[]>;
-	/** Present on start operations whose result the service reports by callback (Wait for Completion). */
+	/**
+	 * Present on start operations whose result the service reports by callback (Wait for Completion).
+	 */
 	completion?: CompletionSupport;
 }

@@ -49,17 +49,18 @@ const MAX_TIMEOUT_MS = 3_600_000;
 const MAX_CONCURRENCY = 10;
 
 /**
- * The item for a failed input item when the node continues on fail. n8n's engine routes an item to the
- * error output only when its json has no keys but `error`, `message` and `details`, and it replaces the
- * json of items that carry `item.error`; so the code and HTTP status travel in `details`.
+ * The item for a failed input item when the node continues on fail. n8n's engine routes an item to
+ * the error output only when its json has no keys but `error`, `message` and `details`, and it
+ * replaces the json of items that carry `item.error`; so the code and HTTP status travel in
+ * `details`.
  */
 function errorItem(
 	error: NodeApiError | NodeOperationError,
 	itemIndex: number,
 ): INodeExecutionData {
-	// the same keys for every failure, so a Switch on details.code sees every case: the service's code and
-	// HTTP status (a number) for its answers; INVALID_INPUT (set by the input checks) or NODE_ERROR and no
-	// status for what the node stopped itself
+	// the same keys for every failure, so a Switch on details.code sees every case: the service's code
+	// and HTTP status (a number) for its answers; INVALID_INPUT (set by the input checks) or
+	// NODE_ERROR and no status for what the node stopped itself
 	const isApi = error instanceof NodeApiError;
 	const ownCode = (error.context as IDataObject | undefined)?.code;
 	const httpCode = isApi && error.httpCode ? Number(error.httpCode) : null;
@@ -76,9 +77,10 @@ function errorItem(
 }
 
 /**
- * Run as an AI Agent tool (n8n names the tool variant of a node `<type>Tool`), a failure reaches the model
- * as its message alone (n8n 2.x hands the agent `{ error: message }`): the message then also carries the
- * description, which says what was expected (the format of a CIN, a PAN…) or what the service answered.
+ * Run as an AI Agent tool (n8n names the tool variant of a node `<type>Tool`), a failure reaches
+ * the model as its message alone (n8n 2.x hands the agent `{ error: message }`): the message then
+ * also carries the description, which says what was expected (the format of a CIN, a PAN…) or what
+ * the service answered.
  */
 function forModel(this: IExecuteFunctions, error: NodeApiError | NodeOperationError) {
 	const { description } = error;
@@ -88,9 +90,10 @@ function forModel(this: IExecuteFunctions, error: NodeApiError | NodeOperationEr
 }
 
 /**
- * n8n's execution context with each parameter read remembered for this execution: the checking pass and the sending
- * pass evaluate an item's expressions once (half the expression work per item), and what is sent is exactly what
- * was checked. Everything else is n8n's own context (its prototype); the memory goes with the execution.
+ * n8n's execution context with each parameter read remembered for this execution: the checking pass
+ * and the sending pass evaluate an item's expressions once (half the expression work per item), and
+ * what is sent is exactly what was checked. Everything else is n8n's own context (its prototype);
+ * the memory goes with the execution.
  */
 function rememberingParameters(context: IExecuteFunctions): IExecuteFunctions {
 	const read = context.getNodeParameter.bind(context) as (
@@ -117,8 +120,9 @@ function rememberingParameters(context: IExecuteFunctions): IExecuteFunctions {
 }
 
 /**
- * Owns the item loop: runs the chosen operation for each item with bounded concurrency, keeps output
- * order and `pairedItem`, and turns failures into error items when the node continues on fail.
+ * Owns the item loop: runs the chosen operation for each item with bounded concurrency, keeps
+ * output order and `pairedItem`, and turns failures into error items when the node continues on
+ * fail.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -140,7 +144,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (waitsForCallbacks)
 		await assertCanWaitForCallbacks.call(this, module.completion!, items.length);
 
-	// operations that return records have the Output choice; Simplified is picked here, after the operation
+	// operations that return records have the Output choice; Simplified is picked here, after the
+	// operation
 	const key = `${resource}.${operation}`;
 	const hasOutputModes =
 		this.getNode().typeVersion >= 2 && module.description.some((p) => p.name === 'outputMode');
@@ -166,8 +171,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const continueOnFail = this.continueOnFail();
 	const failures: Array<{ index: number; error: NodeApiError | NodeOperationError }> = [];
 
-	// Checking pass: every item's inputs are checked before the first request of any item, so an invalid
-	// item 4 never leaves journeys created or reports paid for items 0-3 that no output names.
+	// Checking pass: every item's inputs are checked before the first request of any item, so an
+	// invalid item 4 never leaves journeys created or reports paid for items 0-3 that no output names.
 	const invalid = new Set<number>();
 	const context = rememberingParameters(this);
 	setCheckingPass(context, true);

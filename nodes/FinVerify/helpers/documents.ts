@@ -12,9 +12,10 @@ import { downloadDocument } from '../transport';
 import { assertBinaryPropertyName } from './validation';
 
 /**
- * Files on output items, the one download module: a document link (statement, filed return, company or
- * bureau report) downloaded through the transport, or an HTML report the service returned inline, as n8n
- * binary data; and the download fields' values read the same way for every operation.
+ * Files on output items, the one download module: a document link (statement, filed return, company
+ * or bureau report) downloaded through the transport, or an HTML report the service returned
+ * inline, as n8n binary data; and the download fields' values read the same way for every
+ * operation.
  */
 
 /** An HTML report the service returned inline, as a binary file. */
@@ -33,8 +34,8 @@ const EXTENSIONS: Record<string, string> = {
 };
 
 /**
- * Downloads a document link as binary data named `<baseName>.<ext>`; the extension follows the answer's
- * content type (PDF unless the service says otherwise). An empty file is an error.
+ * Downloads a document link as binary data named `<baseName>.<ext>`; the extension follows the
+ * answer's content type (PDF unless the service says otherwise). An empty file is an error.
  */
 export async function downloadFile(
 	this: IExecuteFunctions,
@@ -101,12 +102,17 @@ export interface PlannedItem {
 	documents: DocumentToDownload[];
 }
 
-/** Raw output: the response as the one item, still carrying the files of the unsplit simplified item. */
+/**
+ * Raw output: the response as the one item, still carrying the files of the unsplit simplified
+ * item.
+ */
 export function rawWithDocuments(response: IDataObject, unsplit: PlannedItem[]): PlannedItem[] {
 	return [{ json: response, documents: unsplit[0].documents }];
 }
 
-/** Turns planned items into output items, downloading each item's documents into its binary data. */
+/**
+ * Turns planned items into output items, downloading each item's documents into its binary data.
+ */
 export async function withDocuments(
 	this: IExecuteFunctions,
 	planned: PlannedItem[],
@@ -125,7 +131,9 @@ export async function withDocuments(
 	return output;
 }
 
-/** The one document of an output item, in `property`; none when not downloading or there is no link. */
+/**
+ * The one document of an output item, in `property`; none when not downloading or there is no link.
+ */
 export function documentFor(
 	url: string | null,
 	property: string | undefined,
@@ -135,8 +143,8 @@ export function documentFor(
 }
 
 /**
- * Several documents on one output item: entry i's file goes to `<property>_<i>`, and each entry gets a
- * `binaryProperty` naming its file (null when it has none or nothing is downloaded).
+ * Several documents on one output item: entry i's file goes to `<property>_<i>`, and each entry
+ * gets a `binaryProperty` naming its file (null when it has none or nothing is downloaded).
  */
 export function numberedDocuments<T extends IDataObject>(
 	entries: T[],
@@ -166,8 +174,9 @@ export interface DownloadSwitch {
 }
 
 /**
- * The binary property to download into (from the download fields), or undefined when not downloading.
- * From version 2 the switch is `download` for every operation; version 1 reads its own name.
+ * The binary property to download into (from the download fields), or undefined when not
+ * downloading. From version 2 the switch is `download` for every operation; version 1 reads its own
+ * name.
  */
 export function downloadProperty(
 	this: IExecuteFunctions,

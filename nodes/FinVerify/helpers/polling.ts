@@ -1,7 +1,8 @@
 /**
- * Waiting for a final status by polling: pure planning plus a loop whose clock and sleep are passed in,
- * so it is unit-tested without real time. The service asks for status polls no faster than once every
- * 5 seconds; the plan never goes below that, whatever the node's fields (or an expression) say.
+ * Waiting for a final status by polling: pure planning plus a loop whose clock and sleep are passed
+ * in, so it is unit-tested without real time. The service asks for status polls no faster than once
+ * every 5 seconds; the plan never goes below that, whatever the node's fields (or an expression)
+ * say.
  */
 
 export const MIN_POLL_INTERVAL_SECONDS = 5;
@@ -35,7 +36,9 @@ export function planPolling(intervalSeconds?: unknown, timeLimitSeconds?: unknow
 	return { intervalMs: Math.round(interval * 1000), timeLimitMs: Math.round(limit * 1000) };
 }
 
-/** How long to wait before the next poll, or null when the next poll would end after the time limit. */
+/**
+ * How long to wait before the next poll, or null when the next poll would end after the time limit.
+ */
 export function nextPollDelay(elapsedMs: number, plan: PollPlan): number | null {
 	return elapsedMs + plan.intervalMs > plan.timeLimitMs ? null : plan.intervalMs;
 }
@@ -53,8 +56,8 @@ export interface PollOutcome<T> {
 }
 
 /**
- * Calls `fetch` until `isDone` says so or the time limit is reached. The first call is immediate; errors
- * of `fetch` are not caught (a failed status request fails the wait).
+ * Calls `fetch` until `isDone` says so or the time limit is reached. The first call is immediate;
+ * errors of `fetch` are not caught (a failed status request fails the wait).
  */
 export async function pollUntil<T>(
 	fetch: () => Promise<T>,

@@ -116,8 +116,9 @@ export function statementSummary(result: StatementResult): IDataObject {
 }
 
 /**
- * Writes the transactions into one file through n8n's binary data helper: with n8n's filesystem or S3 binary
- * data mode the execution data then holds only a reference to it, not one item per transaction.
+ * Writes the transactions into one file through n8n's binary data helper: with n8n's filesystem or
+ * S3 binary data mode the execution data then holds only a reference to it, not one item per
+ * transaction.
  */
 export async function transactionsFile(
 	this: IExecuteFunctions,

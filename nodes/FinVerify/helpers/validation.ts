@@ -3,15 +3,16 @@ import { NodeOperationError } from 'n8n-workflow';
 
 /**
  * Input checks run before any request leaves. Each returns the normalized value or throws a
- * NodeOperationError that names the field, the item and the expected format. Pure: they need only the
- * node (for the error) and the item index, so they are unit-tested alone.
+ * NodeOperationError that names the field, the item and the expected format. Pure: they need only
+ * the node (for the error) and the item index, so they are unit-tested alone.
  */
 export interface FieldContext {
 	node: INode;
 	itemIndex: number;
 }
 
-// Checked on the text as typed (ASCII only, any case) before it is upper-cased: "ı".toUpperCase() is "I"
+// Checked on the text as typed (ASCII only, any case) before it is upper-cased: "ı".toUpperCase()
+// is "I"
 const PAN_PATTERN = /^[A-Za-z]{5}[0-9]{4}[A-Za-z]$/;
 const CIN_PATTERN = /^[A-Za-z0-9]{21}$/;
 const LLPIN_PATTERN = /^[A-Za-z]{3}-[0-9]{4}$/;
@@ -55,7 +56,7 @@ export function invalidField(
 	return inputError(
 		new NodeOperationError(ctx.node, `Invalid ${field} in item ${ctx.itemIndex}${got}`, {
 			itemIndex: ctx.itemIndex,
-			description: `${field}: expected ${expected}. Nothing was sent to the service.`,
+			description: `${field}: expected ${expected}.` + ' Nothing was sent to the service.',
 		}),
 	);
 }
@@ -153,7 +154,8 @@ export function assertMobile(ctx: FieldContext, value: unknown, field = 'Mobile 
 			ctx,
 			field,
 			value,
-			'a 10-digit Indian mobile number starting with 6-9, e.g. 9876543210 (+91 and spaces are accepted)',
+			'a 10-digit Indian mobile number starting with 6-9, e.g. 9876543210 (+91 and spaces are ' +
+				'accepted)',
 		);
 	}
 	return mobile;
@@ -168,7 +170,9 @@ export function assertConsent(
 		throw inputError(
 			new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
 				itemIndex: ctx.itemIndex,
-				description: `${field}: expected Yes (true), confirming the subject has consented to this check. Nothing was sent to the service.`,
+				description:
+					`${field}: expected Yes (true), confirming the subject has consented to this check.` +
+					' Nothing was sent to the service.',
 			}),
 		);
 	}
@@ -186,9 +190,9 @@ const GENDER_SYNONYMS: Record<string, 'male' | 'female'> = {
 };
 
 /**
- * The subject's gender as the bureaus want it. There is no default: an empty value is an error that asks
- * for a choice; M/F/Male/Female/Man/Woman in any case are accepted; anything else (the service accepts
- * only male and female) is rejected naming the accepted values.
+ * The subject's gender as the bureaus want it. There is no default: an empty value is an error that
+ * asks for a choice; M/F/Male/Female/Man/Woman in any case are accepted; anything else (the service
+ * accepts only male and female) is rejected naming the accepted values.
  */
 export function assertGender(
 	ctx: FieldContext,
@@ -200,7 +204,9 @@ export function assertGender(
 		throw inputError(
 			new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
 				itemIndex: ctx.itemIndex,
-				description: `${field}: choose Female or Male, or map it from your data (M, F, Male, Female are accepted). Nothing was sent to the service.`,
+				description:
+					`${field}: choose Female or Male, or map it from your data (M, F, Male, Female are accepted).` +
+					' Nothing was sent to the service.',
 			}),
 		);
 	}
@@ -210,16 +216,18 @@ export function assertGender(
 			ctx,
 			field,
 			value,
-			'"female" or "male" (F, M, Female, Male in any case are accepted); the bureaus accept no other value',
+			'"female" or "male" (F, M, Female, Male in any case are accepted); the bureaus accept no ' +
+				'other value',
 		);
 	}
 	return gender;
 }
 
 /**
- * Fields that record a fact only the workflow's builder may state (the subject's consent, the subject's
- * gender) must not be filled by an AI model when the node runs as an AI Agent tool. The editor never
- * offers "let the model define this" for them; this refuses a hand-written $fromAI() as well.
+ * Fields that record a fact only the workflow's builder may state (the subject's consent, the
+ * subject's gender) must not be filled by an AI model when the node runs as an AI Agent tool. The
+ * editor never offers "let the model define this" for them; this refuses a hand-written $fromAI()
+ * as well.
  */
 export function assertSetByWorkflow(ctx: FieldContext, parameterName: string, field: string): void {
 	const raw = ctx.node.parameters?.[parameterName];
@@ -230,7 +238,9 @@ export function assertSetByWorkflow(ctx: FieldContext, parameterName: string, fi
 				`${field} cannot be filled by an AI model (item ${ctx.itemIndex})`,
 				{
 					itemIndex: ctx.itemIndex,
-					description: `${field}: set it in the workflow (a fixed choice or an expression on your own data), not with $fromAI(). Nothing was sent to the service.`,
+					description:
+						`${field}: set it in the workflow (a fixed choice or an expression on your own data), not with $fromAI().` +
+						' Nothing was sent to the service.',
 				},
 			),
 		);
@@ -256,8 +266,9 @@ export function assertEmail(ctx: FieldContext, value: unknown, field = 'Email'):
 
 /**
  * An http(s) URL, returned as the parser normalized it (what was checked is what is sent). Control
- * characters, spaces and markup characters are refused outright: the URL parser would silently drop a
- * CR/LF or tab, and `<`, `>`, `"`, `'` and backticks have no place in a link a service stores and shows.
+ * characters, spaces and markup characters are refused outright: the URL parser would silently drop
+ * a CR/LF or tab, and `<`, `>`, `"`, `'` and backticks have no place in a link a service stores and
+ * shows.
  */
 export function assertHttpUrl(ctx: FieldContext, value: unknown, field = 'URL'): string {
 	const text = asText(value);
@@ -276,7 +287,8 @@ export function assertHttpUrl(ctx: FieldContext, value: unknown, field = 'URL'):
 			ctx,
 			field,
 			value,
-			'an http:// or https:// URL without spaces, line breaks or markup characters, e.g. https://example.com/done',
+			'an http:// or https:// URL without spaces, line breaks or markup characters, e.g. ' +
+				'https://example.com/done',
 		);
 	return href;
 }
@@ -349,7 +361,9 @@ export function parseJsonObject(
 	return parsed as Record<string, unknown>;
 }
 
-/** One of a fixed set of values (option fields can still receive anything through an expression). */
+/**
+ * One of a fixed set of values (option fields can still receive anything through an expression).
+ */
 export function assertOneOf<T extends string>(
 	ctx: FieldContext,
 	value: unknown,

@@ -19,9 +19,9 @@ const text = (value: unknown): string | undefined =>
 	typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /**
- * True when a body is one of the service's error envelopes, whatever the HTTP status said.
- * A journey status body may legitimately carry `status: "failed"` (the journey failed), so `status` alone
- * only counts together with an error field.
+ * True when a body is one of the service's error envelopes, whatever the HTTP status said. A
+ * journey status body may legitimately carry `status: "failed"` (the journey failed), so `status`
+ * alone only counts together with an error field.
  */
 export function isErrorEnvelope(body: unknown): boolean {
 	if (!isObject(body)) return false;
@@ -98,10 +98,10 @@ export function apiErrorCode(error: unknown): string | null {
 }
 
 /**
- * A node error for anything caught around a request: the transport's NodeApiError (code, HTTP status,
- * request id) and the node's own NodeOperationError pass through unchanged; anything else is an
- * unexpected failure inside the node, not an answer of the service, and keeps its message only (no
- * request internals).
+ * A node error for anything caught around a request: the transport's NodeApiError (code, HTTP
+ * status, request id) and the node's own NodeOperationError pass through unchanged; anything else
+ * is an unexpected failure inside the node, not an answer of the service, and keeps its message
+ * only (no request internals).
  */
 export function toNodeError(
 	node: INode,

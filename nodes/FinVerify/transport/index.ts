@@ -63,14 +63,16 @@ export interface ApiRequestOptions extends RequestPolicy {
 	 * only re-sent when the server proved it did not act (429, 503, connection refused).
 	 */
 	idempotent?: boolean;
-	/** Adds the credential's refresh token as the `refresh_token` cookie (collection sessions only). */
+	/**
+	 * Adds the credential's refresh token as the `refresh_token` cookie (collection sessions only).
+	 */
 	sendRefreshToken?: boolean;
 	/** Extra request headers (never auth headers: the credential adds those). */
 	headers?: IDataObject;
 	/**
 	 * Dotted path of the field a successful answer must carry (e.g. `data.client_id`); alternatives
-	 * separated by `|`. A 2xx without it (`{"success":true,"data":{}}`) is an error naming the field, not
-	 * a success with nulls.
+	 * separated by `|`. A 2xx without it (`{"success":true,"data":{}}`) is an error naming the field,
+	 * not a success with nulls.
 	 */
 	requiredField?: string;
 }
@@ -105,9 +107,10 @@ const secretsOf = (c: FinVerifyCredentials) => [
 ];
 
 /**
- * Checking pass: the router first runs every item's operation with its context marked here; the first
- * request an operation would send throws a marked stop instead, so every item's inputs are validated
- * before any item sends anything (a create or a paid pull is never sent for item 1 when item 4 is invalid).
+ * Checking pass: the router first runs every item's operation with its context marked here; the
+ * first request an operation would send throws a marked stop instead, so every item's inputs are
+ * validated before any item sends anything (a create or a paid pull is never sent for item 1 when
+ * item 4 is invalid).
  */
 const checkingContexts = new WeakSet<object>();
 const checkingStops = new WeakSet<object>();
@@ -117,12 +120,18 @@ export function setCheckingPass(context: object, on: boolean): void {
 	else checkingContexts.delete(context);
 }
 
-/** True for the stop a request raises during the checking pass (the item's inputs passed their checks). */
+/**
+ * True for the stop a request raises during the checking pass (the item's inputs passed their
+ * checks).
+ */
 export function isCheckingStop(error: unknown): boolean {
 	return typeof error === 'object' && error !== null && checkingStops.has(error);
 }
 
-/** One stop per execution context, thrown for every item: building an error per item costs a stack trace each. */
+/**
+ * One stop per execution context, thrown for every item: building an error per item costs a stack
+ * trace each.
+ */
 const stopOfContext = new WeakMap<object, NodeApiError>();
 
 function stopIfChecking(this: FinVerifyContext): void {
@@ -165,14 +174,18 @@ export function resolveBaseUrl(credentials: FinVerifyCredentials): string | unde
 interface LoadedCredentials {
 	credentials: FinVerifyCredentials;
 	baseUrl: string | undefined;
-	/** What httpRequestWithAuthentication takes instead of reading (and decrypting) the credential again. */
+	/**
+	 * What httpRequestWithAuthentication takes instead of reading (and decrypting) the credential
+	 * again.
+	 */
 	decrypted: ICredentialsDecrypted;
 }
 
 /**
- * The credential of one node execution, keyed by its execution context. n8n creates a context per node run, so an
- * entry lives exactly as long as that run (a WeakMap keeps nothing alive): the credential is read and decrypted once
- * per execution instead of twice per request. A failed read is not kept, so every item reports it.
+ * The credential of one node execution, keyed by its execution context. n8n creates a context per
+ * node run, so an entry lives exactly as long as that run (a WeakMap keeps nothing alive): the
+ * credential is read and decrypted once per execution instead of twice per request. A failed read
+ * is not kept, so every item reports it.
  */
 const credentialsOfExecution = new WeakMap<object, Promise<LoadedCredentials>>();
 
@@ -204,7 +217,8 @@ async function loadCredentials(this: FinVerifyContext, itemIndex?: number) {
 		throw new NodeOperationError(this.getNode(), 'The FinVerify credential has no valid Base URL', {
 			itemIndex,
 			description:
-				'Open the credential and enter the http(s) address of the service, e.g. https://api.example.com',
+				'Open the credential and enter the http(s) address of the service, e.g. ' +
+				'https://api.example.com',
 		});
 	}
 	return { ...loaded, baseUrl: loaded.baseUrl };
@@ -230,7 +244,10 @@ function describeNetworkError(code: string | undefined, timeoutMs: number): stri
 		case 'ERR_INVALID_REDIRECT':
 			return 'The service redirected to an address that is not http(s)';
 		case 'ERR_CROSS_ORIGIN_REDIRECT':
-			return 'The service redirected to another host; the request was not sent there (the credential never leaves the service host)';
+			return (
+				'The service redirected to another host; the request was not sent there ' +
+				'(the credential never leaves the service host)'
+			);
 		case 'ERR_CANCELED':
 			return 'The execution was cancelled';
 		case 'ENOTFOUND':
@@ -285,8 +302,8 @@ function headerValue(headers: IDataObject | undefined, name: string): string | u
  * Gives one attempt a hard deadline. n8n's httpRequest helpers honour `abortSignal`, but
  * `httpRequestWithAuthentication` replaces it with the execution's cancel signal; an accessor keeps
  * both: whatever signal n8n sets is combined with the deadline, so cancelling the execution still
- * aborts, and a server trickling bytes cannot hold an attempt past `timeoutMs` (`timeout` alone is an
- * idle timeout).
+ * aborts, and a server trickling bytes cannot hold an attempt past `timeoutMs` (`timeout` alone is
+ * an idle timeout).
  */
 function withDeadline(request: IHttpRequestOptions, deadline: AbortSignal) {
 	let outer: AbortSignal | undefined;
@@ -307,14 +324,19 @@ interface AttemptTarget {
 	request: IHttpRequestOptions;
 	/** Origin whose hops carry the credential; other origins never see it. */
 	credentialOrigin: string;
-	/** API calls stop at a redirect to another origin; document downloads follow it without credentials. */
+	/**
+	 * API calls stop at a redirect to another origin; document downloads follow it without
+	 * credentials.
+	 */
 	followCrossOrigin: boolean;
 	timeoutMs: number;
 	/** The execution's credential, handed to n8n's helper so it does not read and decrypt it again. */
 	credentialsDecrypted: ICredentialsDecrypted;
 }
 
-/** What one attempt gave: an answer, or the failure code (and whether the execution was cancelled). */
+/**
+ * What one attempt gave: an answer, or the failure code (and whether the execution was cancelled).
+ */
 type AttemptResult =
 	| { response: IN8nHttpFullResponse }
 	| { response?: undefined; code: string | undefined; cancelled?: boolean };
@@ -384,8 +406,8 @@ async function sendAttempt(this: FinVerifyContext, target: AttemptTarget): Promi
 
 /**
  * The one way node code talks to the service. Owns base URL joining, JSON bodies, timeouts, retries
- * (429/5xx/network, exponential backoff with jitter, Retry-After honoured), error normalization into
- * NodeApiError, and keeping every secret out of errors.
+ * (429/5xx/network, exponential backoff with jitter, Retry-After honoured), error normalization
+ * into NodeApiError, and keeping every secret out of errors.
  */
 export async function apiRequest(
 	this: FinVerifyContext,
@@ -408,7 +430,8 @@ export async function apiRequest(
 				{
 					itemIndex,
 					description:
-						'Collection Session operations need the refresh token of your account. Add it to the credential.',
+						'Collection Session operations need the refresh token of your account. Add it to the ' +
+						'credential.',
 				},
 			);
 		}
@@ -437,7 +460,8 @@ export async function apiRequest(
 			httpCode,
 			itemIndex,
 		});
-		// NodeApiError replaces the message of well-known network codes with a generic text; ours is exact
+		// NodeApiError replaces the message of well-known network codes with a generic text; ours is
+		// exact
 		error.message = redactSecrets(message, secrets);
 		return error;
 	};
@@ -481,7 +505,8 @@ export async function apiRequest(
 			);
 		}
 
-		// a truncated or garbled body of a read is transient like a 502; a create's is ambiguous: not re-sent
+		// a truncated or garbled body of a read is transient like a 502; a create's is ambiguous: not
+		// re-sent
 		if (ok && malformed && idempotent && attempt < maxRetries) {
 			await sleep(retryDelayMs(attempt));
 			continue;
@@ -520,10 +545,10 @@ export async function apiRequest(
 }
 
 /**
- * Downloads a document link from a response (report PDF, statement PDF), retried like a read (429, 5xx,
- * network failures and timeouts; Retry-After honoured), each attempt within one hard deadline. The
- * credential's headers are only sent to the credential's own origin: a pre-signed link elsewhere, or a
- * redirect from the service to another host, gets none.
+ * Downloads a document link from a response (report PDF, statement PDF), retried like a read (429,
+ * 5xx, network failures and timeouts; Retry-After honoured), each attempt within one hard deadline.
+ * The credential's headers are only sent to the credential's own origin: a pre-signed link
+ * elsewhere, or a redirect from the service to another host, gets none.
  */
 export async function downloadDocument(
 	this: IExecuteFunctions,

@@ -3,9 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { isObject } from '../helpers/normalize/common';
 
 /**
- * Secret redaction: nothing the node outputs, throws or logs repeats the API key, secret, refresh token,
- * webhook secret or a portal password. Used by the transport (errors and their response bodies) and by the
- * operations that send a password.
+ * Secret redaction: nothing the node outputs, throws or logs repeats the API key, secret, refresh
+ * token, webhook secret or a portal password. Used by the transport (errors and their response
+ * bodies) and by the operations that send a password.
  */
 
 /** Replaces every occurrence of the given secrets in a text; short or empty secrets are skipped. */
@@ -33,10 +33,11 @@ export function redactDeep<T>(value: T, secrets: Array<string | undefined>): T {
 const PASSWORD_FIELD = /pass(word)?|pwd/i;
 
 /**
- * Deep copy of an answer to a request that carried a password, with that password removed by field, not
- * by value: every value under a password-like key becomes "[redacted]" (whatever its length), and a
- * password of 6+ characters embedded in a longer text is cut out. A field whose whole value merely equals
- * the password (a status "processing" when the password is "processing") is left alone.
+ * Deep copy of an answer to a request that carried a password, with that password removed by field,
+ * not by value: every value under a password-like key becomes "[redacted]" (whatever its length),
+ * and a password of 6+ characters embedded in a longer text is cut out. A field whose whole value
+ * merely equals the password (a status "processing" when the password is "processing") is left
+ * alone.
  */
 export function redactPassword<T>(value: T, password: string, key?: string): T {
 	if (key !== undefined && PASSWORD_FIELD.test(key) && value !== null && value !== undefined)

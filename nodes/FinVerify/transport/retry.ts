@@ -2,7 +2,9 @@
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 
-/** Statuses that prove the server did not act on the request, so even a create may be sent again. */
+/**
+ * Statuses that prove the server did not act on the request, so even a create may be sent again.
+ */
 const NOT_PROCESSED_STATUS = new Set([429, 503]);
 
 /** Network error codes raised before the request reached the server. */
@@ -25,7 +27,10 @@ const NEVER_RETRY_CODES = new Set([
 /** Longest wait the transport accepts between two attempts, whatever Retry-After asks for. */
 export const MAX_RETRY_WAIT_MS = 30_000;
 
-/** Parses a Retry-After header (delta seconds or an HTTP date) into milliseconds; undefined when absent or invalid. */
+/**
+ * Parses a Retry-After header (delta seconds or an HTTP date) into milliseconds; undefined when
+ * absent or invalid.
+ */
 export function parseRetryAfter(header: unknown, now = Date.now()): number | undefined {
 	const value = Array.isArray(header) ? header[0] : header;
 	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
@@ -37,9 +42,9 @@ export function parseRetryAfter(header: unknown, now = Date.now()): number | und
 }
 
 /**
- * Delay before retry number `attempt` (0 = first retry): Retry-After when the server gave one, otherwise
- * exponential backoff (base 2^attempt) with equal jitter (a random wait between half and all of the
- * backoff), both capped at MAX_RETRY_WAIT_MS.
+ * Delay before retry number `attempt` (0 = first retry): Retry-After when the server gave one,
+ * otherwise exponential backoff (base 2^attempt) with equal jitter (a random wait between half and
+ * all of the backoff), both capped at MAX_RETRY_WAIT_MS.
  */
 export function retryDelayMs(
 	attempt: number,

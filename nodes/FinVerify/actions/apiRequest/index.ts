@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 				name: 'Send',
 				value: 'send',
 				description:
-					'Send a request to any path under /api/v1/services/ with the credential applied, e.g. operations this node has no dedicated action for (GST analyser, bank statement upload)',
+					'Send a request to any path under /api/v1/services/ with the credential applied, e.g. ' +
+					'operations this node has no dedicated action for (GST analyser, bank statement upload)',
 				action: 'Send a request to any service endpoint',
 			},
 		],

@@ -31,9 +31,12 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. corporate/cin-lookup',
-		hint: "Relative to /api/v1/services/; the credential adds the service's address and your API key and secret",
+		hint:
+			"Relative to /api/v1/services/; the credential adds the service's address and your API key " +
+			'and secret',
 		description:
-			'Path of the operation, e.g. corporate/cin-lookup or aa-bsa-journey/status. Full URLs and .. are not accepted.',
+			'Path of the operation, e.g. corporate/cin-lookup or aa-bsa-journey/status. Full URLs and .. ' +
+			'are not accepted.',
 	},
 	{
 		displayName: 'Query Parameters',
@@ -81,7 +84,8 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			"Whether to send the credential's refresh token as the refresh_token cookie (needed by collection session endpoints)",
+			"Whether to send the credential's refresh token as the refresh_token cookie (needed by " +
+			'collection session endpoints)',
 	},
 	{
 		displayName: 'Options',
@@ -96,7 +100,8 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether the request may be sent again after a timeout or server error. Leave off for requests that create something or are charged; GET requests are always retried.',
+					'Whether the request may be sent again after a timeout or server error. Leave off for ' +
+					'requests that create something or are charged; GET requests are always retried.',
 			},
 		],
 	},

@@ -2,10 +2,11 @@ import { API_PREFIX } from '../../transport';
 
 /**
  * Checks a path typed for the API Request operation and returns it relative to /api/v1/services/.
- * Accepted: `corporate/cin-lookup`, `/corporate/cin-lookup`, `/api/v1/services/corporate/cin-lookup`.
- * Rejected: absolute URLs or any scheme, protocol-relative `//host`, `.`/`..` segments (also
- * percent-encoded), empty segments, query strings or fragments, backslashes, spaces and other characters
- * outside letters, digits and `- _ . ~`. Pure; returns the reason on failure.
+ * Accepted: `corporate/cin-lookup`, `/corporate/cin-lookup`,
+ * `/api/v1/services/corporate/cin-lookup`. Rejected: absolute URLs or any scheme, protocol-relative
+ * `//host`, `.`/`..` segments (also percent-encoded), empty segments, query strings or fragments,
+ * backslashes, spaces and other characters outside letters, digits and `- _ . ~`. Pure; returns the
+ * reason on failure.
  */
 export function normalizeServicePath(input: unknown): { path: string } | { error: string } {
 	const raw = typeof input === 'string' ? input.trim() : '';

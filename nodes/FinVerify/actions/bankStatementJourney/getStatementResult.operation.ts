@@ -42,9 +42,12 @@ const properties: INodeProperties[] = [
 	...outputModeFields,
 	...downloadFields(
 		'Download Statement PDFs',
-		"Whether to download each account's statement analysis PDF (the time-limited analysis_pdf_s3_url link) as binary data",
+		"Whether to download each account's statement analysis PDF (the time-limited " +
+			'analysis_pdf_s3_url link) as binary data',
 		{
-			hint: "Files go to this name plus _0, _1… per account. Split: this field, on each account's (first) item.",
+			hint:
+				"Files go to this name plus _0, _1… per account. Split: this field, on each account's " +
+				'(first) item.',
 		},
 	),
 	{
@@ -78,7 +81,8 @@ const properties: INodeProperties[] = [
 					},
 				],
 				description:
-					'Whether to output the statement as one item, one item per account, or one item per transaction. Only applies when Transactions As is Items.',
+					'Whether to output the statement as one item, one item per account, or one item per ' +
+					'transaction. Only applies when Transactions As is Items.',
 			},
 			{
 				displayName: 'Transactions As',
@@ -101,11 +105,14 @@ const properties: INodeProperties[] = [
 						name: 'JSON Lines File',
 						value: 'jsonLinesFile',
 						description:
-							'One item with the statement summary; all transactions in one JSON Lines file (binary data), one transaction per line',
+							'One item with the statement summary; all transactions in one JSON Lines file (binary ' +
+							'data), one transaction per line',
 					},
 				],
 				description:
-					"Whether transactions are output as JSON or written to a file. A file suits long statements: with n8n's filesystem or S3 binary data mode it stays out of the execution data.",
+					'Whether transactions are output as JSON or written to a file. A file suits long ' +
+					"statements: with n8n's filesystem or S3 binary data mode it stays out of the execution " +
+					'data.',
 			},
 			{
 				displayName: 'Transactions File Field',

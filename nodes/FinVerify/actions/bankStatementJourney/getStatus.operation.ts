@@ -12,7 +12,8 @@ const properties: INodeProperties[] = [
 	journeyClientIdField,
 	waitForFinalStatusField(
 		'Wait for a Final Status',
-		'Whether to keep polling (no faster than every 5 seconds) until the journey is analysis_complete, consent_denied, failed or expired',
+		'Whether to keep polling (no faster than every 5 seconds) until the journey is ' +
+			'analysis_complete, consent_denied, failed or expired',
 	),
 	waitOptionsField,
 	...outputModeFields,

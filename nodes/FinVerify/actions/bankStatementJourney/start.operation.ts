@@ -38,7 +38,10 @@ const CONSENT_TYPES = {
 	loanMonitoring: 'loan_monitoring',
 } as const;
 
-/** The service's consent_type for an option value (or for the service's own spelling, from an expression). */
+/**
+ * The service's consent_type for an option value (or for the service's own spelling, from an
+ * expression).
+ */
 export function consentTypeOf(ctx: FieldContext, value: unknown): string {
 	const api = Object.values(CONSENT_TYPES) as string[];
 	if (typeof value === 'string' && api.includes(value)) return value;
@@ -55,7 +58,8 @@ const properties: INodeProperties[] = [
 	{
 		...mobileNumberField,
 		description:
-			'Mobile number of the account holder; the consent request goes to it. 10 digits; +91 and spaces are accepted and normalized.',
+			'Mobile number of the account holder; the consent request goes to it. 10 digits; +91 and ' +
+			'spaces are accepted and normalized.',
 	},
 	{
 		displayName: 'Consent Type',
@@ -78,7 +82,9 @@ const properties: INodeProperties[] = [
 	},
 	waitForCompletionField(
 		['no', 'callback', 'poll'],
-		'Whether to output the started journey at once or only once it is final (analysis complete, consent denied, failed, expired). Waiting for callbacks needs the Webhook Signing Secret in the credential; each item waits for its own journey.',
+		'Whether to output the started journey at once or only once it is final (analysis complete, ' +
+			'consent denied, failed, expired). Waiting for callbacks needs the Webhook Signing Secret in ' +
+			'the credential; each item waits for its own journey.',
 	),
 	completionOptionsField({ fetchResults: true }),
 	{
@@ -91,7 +97,8 @@ const properties: INodeProperties[] = [
 			{
 				...extraBodyField,
 				description:
-					'Further fields to send with the request, as a JSON object (for example {"auto_consent": true} on the sandbox). They never replace the fields above.',
+					'Further fields to send with the request, as a JSON object (for example {"auto_consent": ' +
+					'true} on the sandbox). They never replace the fields above.',
 			},
 			{
 				displayName: 'Customer Email',
@@ -122,7 +129,8 @@ const properties: INodeProperties[] = [
 					displayName: 'Webhook URL',
 					name: 'webhookUrl',
 					description:
-						'The service POSTs here on every journey status change. With Wait for Completion set to callbacks, leave it empty: a URL here means this item does not wait.',
+						'The service POSTs here on every journey status change. With Wait for Completion set to ' +
+						'callbacks, leave it empty: a URL here means this item does not wait.',
 				},
 				'journey',
 			),
@@ -193,7 +201,10 @@ export async function execute(
 	return [{ json }];
 }
 
-/** Each journey started with Wait for Completion on callbacks waits, unless the item has its own Webhook URL. */
+/**
+ * Each journey started with Wait for Completion on callbacks waits, unless the item has its own
+ * Webhook URL.
+ */
 export const completion: CompletionSupport = {
 	kind: 'journey',
 	usesOwnCallbackUrl(this: IExecuteFunctions, itemIndex: number): boolean {

@@ -61,7 +61,9 @@ const properties: INodeProperties[] = [
 	},
 	waitForCompletionField(
 		['no', 'callback'],
-		'Whether to output the created session at once or only once the recipient completed, abandoned or let it expire. Waiting for callbacks needs the Webhook Signing Secret in the credential; one session per execution.',
+		'Whether to output the created session at once or only once the recipient completed, abandoned ' +
+			'or let it expire. Waiting for callbacks needs the Webhook Signing Secret in the credential; ' +
+			'one session per execution.',
 	),
 	{
 		...statusCallbackUrlField(
@@ -91,7 +93,8 @@ const properties: INodeProperties[] = [
 				typeOptions: { minValue: 1 },
 				default: 86400,
 				description:
-					'How long the link stays usable, in seconds from now (86400 = 24 hours). Without it the service uses its maximum.',
+					'How long the link stays usable, in seconds from now (86400 = 24 hours). Without it the ' +
+					'service uses its maximum.',
 			},
 			{
 				displayName: 'Metadata (JSON)',

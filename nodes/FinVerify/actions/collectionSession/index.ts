@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				description:
-					'Create a time-limited hosted link, e-mailed to a recipient, through which they submit ITR or GST data',
+					'Create a time-limited hosted link, e-mailed to a recipient, through which they submit ITR ' +
+					'or GST data',
 				action: 'Create a hosted link that collects ITR or GST data',
 			},
 		],

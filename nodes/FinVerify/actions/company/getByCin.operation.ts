@@ -26,8 +26,8 @@ const LLPIN_PATTERN = /^[A-Z]{3}-[0-9]{4}$/;
 const DOWNLOAD: DownloadSwitch = { v1Name: 'downloadReportPdf', v2Default: 'companyReport' };
 
 /**
- * A CIN or an LLPIN (an LLP has no CIN, and Search by Name returns both kinds): which lookup to call.
- * Case and surrounding spaces do not matter (the service uppercases identifiers).
+ * A CIN or an LLPIN (an LLP has no CIN, and Search by Name returns both kinds): which lookup to
+ * call. Case and surrounding spaces do not matter (the service uppercases identifiers).
  */
 export function companyIdentifier(
 	ctx: FieldContext,
@@ -40,13 +40,15 @@ export function companyIdentifier(
 		ctx,
 		'Company (CIN or LLPIN)',
 		value,
-		'a CIN of 21 letters and digits (e.g. L17110MH1973PLC019786) or an LLPIN like AAB-1234; after Search by Name, map its identifier field, which holds either',
+		'a CIN of 21 letters and digits (e.g. L17110MH1973PLC019786) or an LLPIN like AAB-1234; after ' +
+			'Search by Name, map its identifier field, which holds either',
 	);
 }
 
 /**
- * The same company looked up for several items of one run is one paid lookup: the answer is shared by
- * every item that names it (kept per execution, keyed by the identifier; a failed lookup is not kept).
+ * The same company looked up for several items of one run is one paid lookup: the answer is shared
+ * by every item that names it (kept per execution, keyed by the identifier; a failed lookup is not
+ * kept).
  */
 const lookups = new WeakMap<object, Map<string, Promise<IDataObject>>>();
 
@@ -70,7 +72,8 @@ const properties: INodeProperties[] = [
 	...outputModeFields,
 	...downloadFields(
 		'Download Report PDF',
-		"Whether to download the company report PDF (the response's pdf_url) as a binary file. Responses without a link give no file.",
+		"Whether to download the company report PDF (the response's pdf_url) as a binary file. " +
+			'Responses without a link give no file.',
 		{},
 		DOWNLOAD,
 	),

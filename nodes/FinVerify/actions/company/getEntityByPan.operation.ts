@@ -11,7 +11,8 @@ const properties: INodeProperties[] = [
 	{
 		...panField,
 		description:
-			'PAN of the company, LLP, trust or firm: 5 letters, 4 digits, 1 letter. Lowercase is accepted and uppercased.',
+			'PAN of the company, LLP, trust or firm: 5 letters, 4 digits, 1 letter. Lowercase is accepted ' +
+			'and uppercased.',
 	},
 	...outputModeFields,
 ];

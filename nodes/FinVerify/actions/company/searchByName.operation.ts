@@ -57,7 +57,8 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to fail the item (code NO_RESULTS) when no entity matches. Off: the item produces no output.',
+					'Whether to fail the item (code NO_RESULTS) when no entity matches. Off: the item produces ' +
+					'no output.',
 			},
 		],
 	},

@@ -5,9 +5,9 @@ import { DEFAULT_WAIT_AMOUNT, DEFAULT_WAIT_UNIT, MAX_WAIT_DAYS } from './waiting
 
 /**
  * "Wait for Completion" on the operations that start something the service finishes later (Start
- * Journey, Create Session, ITR Start Analysis). `callback`: the execution waits in n8n's database until
- * a signed status callback on its resume URL reports a final status (docs/long-waits.md). `poll`: the
- * execution keeps running and asks for the status every few seconds, at most one hour.
+ * Journey, Create Session, ITR Start Analysis). `callback`: the execution waits in n8n's database
+ * until a signed status callback on its resume URL reports a final status (docs/long-waits.md).
+ * `poll`: the execution keeps running and asks for the status every few seconds, at most one hour.
  */
 export type WaitMode = 'no' | 'callback' | 'poll';
 
@@ -21,7 +21,8 @@ const MODE_OPTIONS: Record<WaitMode, INodePropertyOptions> = {
 		name: 'Until the Service Calls Back',
 		value: 'callback',
 		description:
-			'The execution waits in n8n (no worker held, survives a restart) until a signed status callback reports a final status',
+			'The execution waits in n8n (no worker held, survives a restart) until a signed status ' +
+			'callback reports a final status',
 	},
 	poll: {
 		name: 'By Polling (Keeps the Execution Running)',
@@ -64,7 +65,9 @@ const onTimeoutOption: INodeProperties = {
 	description: 'What happens when no final status arrived within the time limit',
 };
 
-/** The options of a waiting start operation; `fetchResults` only where there are results to fetch. */
+/**
+ * The options of a waiting start operation; `fetchResults` only where there are results to fetch.
+ */
 export function completionOptionsField(options: { fetchResults: boolean }): INodeProperties {
 	const callbackOnly = { show: { '/waitForCompletion': ['callback'] } };
 	const pollOnly = { show: { '/waitForCompletion': ['poll'] } };
@@ -79,7 +82,8 @@ export function completionOptionsField(options: { fetchResults: boolean }): INod
 			typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS },
 			default: MIN_POLL_INTERVAL_SECONDS,
 			description:
-				'Seconds between two status requests. The service allows at most one every 5 seconds; smaller values are raised to 5.',
+				'Seconds between two status requests. The service allows at most one every 5 seconds; ' +
+				'smaller values are raised to 5.',
 			displayOptions: pollOnly,
 		},
 		{
@@ -123,7 +127,8 @@ export function completionOptionsField(options: { fetchResults: boolean }): INod
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to download the statement result and the analysis JSON when a journey reaches analysis complete, and add them to the item',
+				'Whether to download the statement result and the analysis JSON when a journey reaches ' +
+				'analysis complete, and add them to the item',
 		});
 	}
 	return {

@@ -15,8 +15,8 @@ import { pollToFinal } from './poll';
 import { isNormalizedOutput } from '../common.descriptions';
 
 /**
- * "Wait for a final status" for status operations (journey status, ITR analysis status): the fields and
- * the loop. Polls no faster than every 5 seconds, as the service requires.
+ * "Wait for a final status" for status operations (journey status, ITR analysis status): the fields
+ * and the loop. Polls no faster than every 5 seconds, as the service requires.
  */
 
 export function waitForFinalStatusField(displayName: string, description: string): INodeProperties {
@@ -63,7 +63,8 @@ export const waitOptionsField: INodeProperties = {
 			typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS },
 			default: DEFAULT_POLL_INTERVAL_SECONDS,
 			description:
-				'Seconds between two status requests. The service allows at most one every 5 seconds; smaller values are raised to 5.',
+				'Seconds between two status requests. The service allows at most one every 5 seconds; ' +
+				'smaller values are raised to 5.',
 		},
 		{
 			displayName: 'Time Limit (Seconds)',
@@ -72,7 +73,8 @@ export const waitOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: MAX_TIME_LIMIT_SECONDS },
 			default: DEFAULT_TIME_LIMIT_SECONDS,
 			description:
-				'Longest time to keep polling (at most 3600). For longer waits, use a webhook URL with the FinVerify Trigger or a Wait node instead.',
+				'Longest time to keep polling (at most 3600). For longer waits, use a webhook URL with the ' +
+				'FinVerify Trigger or a Wait node instead.',
 		},
 	],
 };
@@ -81,10 +83,10 @@ export const waitOptionsField: INodeProperties = {
 export type StatusSummary = IDataObject & { isFinal: boolean; status: string | null };
 
 /**
- * Output of a status operation: one status request, or, with "Wait for a Final Status" on, requests until
- * the status is final or the time limit is reached (then fails or returns the last status, as the options
- * say). Simplified or raw as the Simplify field says; when waiting, `polls`, `waitedSeconds` and `timedOut`
- * are added.
+ * Output of a status operation: one status request, or, with "Wait for a Final Status" on, requests
+ * until the status is final or the time limit is reached (then fails or returns the last status, as
+ * the options say). Simplified or raw as the Simplify field says; when waiting, `polls`,
+ * `waitedSeconds` and `timedOut` are added.
  */
 export async function statusOutput(
 	this: IExecuteFunctions,

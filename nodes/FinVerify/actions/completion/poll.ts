@@ -7,10 +7,10 @@ import { isNormalizedOutput } from '../common.descriptions';
 
 /**
  * Status requests until the status is final or the time limit is reached: no faster than every 5
- * seconds (the service's rule), at most one hour, inside the running execution. On the time limit it
- * fails (naming the last status, with `timeLimitHint` saying what else to do) or returns the last status,
- * as the Wait Options say. Shared by the start operations' "By Polling" and the status operations' "Wait
- * for a Final Status".
+ * seconds (the service's rule), at most one hour, inside the running execution. On the time limit
+ * it fails (naming the last status, with `timeLimitHint` saying what else to do) or returns the
+ * last status, as the Wait Options say. Shared by the start operations' "By Polling" and the status
+ * operations' "Wait for a Final Status".
  */
 export async function pollToFinal(
 	this: IExecuteFunctions,

@@ -26,9 +26,10 @@ export function resumeUrl(this: IExecuteFunctions): string {
 }
 
 /**
- * Checks, before anything is started, that waiting for callbacks can work: the credential must hold the
- * webhook signing secret (callbacks are verified with it), and a collection session waits alone (the
- * service has no session status lookup, so one execution cannot tell when several are all done).
+ * Checks, before anything is started, that waiting for callbacks can work: the credential must hold
+ * the webhook signing secret (callbacks are verified with it), and a collection session waits alone
+ * (the service has no session status lookup, so one execution cannot tell when several are all
+ * done).
  */
 export async function assertCanWaitForCallbacks(
 	this: IExecuteFunctions,
@@ -42,7 +43,8 @@ export async function assertCanWaitForCallbacks(
 			'Wait for Completion needs the Webhook Signing Secret of the FinVerify credential',
 			{
 				description:
-					'Callbacks are accepted only with a valid signature. Add the signing secret to the credential, or set Wait for Completion to "Don\'t Wait".',
+					'Callbacks are accepted only with a valid signature. Add the signing secret to the ' +
+					'credential, or set Wait for Completion to "Don\'t Wait".',
 			},
 		);
 	}
@@ -52,7 +54,10 @@ export async function assertCanWaitForCallbacks(
 			`Wait for Completion waits for one collection session per execution, and this node received ${itemCount} items`,
 			{
 				description:
-					'n8n resumes a waiting execution once, and the service offers no session status lookup to tell when several sessions are all done. Run one item per execution, e.g. with an Execute Workflow node (Mode: Run once for each item) calling a workflow that creates and waits for one session. Nothing was created.',
+					'n8n resumes a waiting execution once, and the service offers no session status lookup to ' +
+					'tell when several sessions are all done. Run one item per execution, e.g. with an Execute ' +
+					'Workflow node (Mode: Run once for each item) calling a workflow that creates and waits for ' +
+					'one session. Nothing was created.',
 			},
 		);
 	}
@@ -60,9 +65,9 @@ export async function assertCanWaitForCallbacks(
 
 /**
  * After every item was started: leaves one waiting item per started journey or session as the input
- * n8n keeps for this node (see waiting.ts), and puts the execution to wait until the time limit. Items
- * that do not wait (own callback URL, error items) are kept as they are. Returns what the node shows
- * while waiting; when nothing waits, the execution simply goes on.
+ * n8n keeps for this node (see waiting.ts), and puts the execution to wait until the time limit.
+ * Items that do not wait (own callback URL, error items) are kept as they are. Returns what the
+ * node shows while waiting; when nothing waits, the execution simply goes on.
  */
 export async function putToWaitForCallbacks(
 	this: IExecuteFunctions,

@@ -3,14 +3,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { isObject, toText } from '../../helpers/normalize/common';
 
 /**
- * Waiting for status callbacks, the pure part: how long, what is remembered while waiting, and what a
- * callback means. No n8n context here, so every rule is unit-tested alone.
+ * Waiting for status callbacks, the pure part: how long, what is remembered while waiting, and what
+ * a callback means. No n8n context here, so every rule is unit-tested alone.
  *
- * n8n runs no node code when a waiting execution reaches its time limit: it resumes the execution and
- * the waiting node passes on the items it was given (n8n-core `WorkflowExecute.handleWaitingState`, the
- * node is disabled for that run). So before waiting, the node replaces those items with the outcome of
- * a timeout: one "waiting item" per started journey or session. The same items are what `webhook()`
- * reads (as the input of the waiting node) to know which ids it waits for.
+ * n8n runs no node code when a waiting execution reaches its time limit: it resumes the execution
+ * and the waiting node passes on the items it was given (n8n-core
+ * `WorkflowExecute.handleWaitingState`, the node is disabled for that run). So before waiting, the
+ * node replaces those items with the outcome of a timeout: one "waiting item" per started journey
+ * or session. The same items are what `webhook()` reads (as the input of the waiting node) to know
+ * which ids it waits for.
  */
 
 export type CompletionKind = 'journey' | 'session';
@@ -57,7 +58,10 @@ export function describeDuration(ms: number): string {
 	return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
 }
 
-/** The journey client_id / session_id in a start output, simplified (`clientId`) or raw (`client_id`). */
+/**
+ * The journey client_id / session_id in a start output, simplified (`clientId`) or raw
+ * (`client_id`).
+ */
 export function idFromOutput(kind: CompletionKind, json: IDataObject): string | null {
 	const snake = kind === 'journey' ? 'client_id' : 'session_id';
 	const data = isObject(json.data) ? json.data : {};
@@ -90,9 +94,9 @@ const WAITING_KEY = 'waitingForCallback';
 
 /**
  * The item a waiting journey or session leaves behind: what n8n outputs if the time limit passes.
- * `Return Last Status`: the start output with `timedOut: true` and the status known when the wait began.
- * `Fail`: the same facts as an error item (`{error, details}`), which n8n sends to the node's error
- * output when "On Error" is "Continue (using error output)".
+ * `Return Last Status`: the start output with `timedOut: true` and the status known when the wait
+ * began. `Fail`: the same facts as an error item (`{error, details}`), which n8n sends to the
+ * node's error output when "On Error" is "Continue (using error output)".
  */
 export function waitingItemJson(entry: WaitingEntry): IDataObject {
 	const facts: IDataObject = {
@@ -116,7 +120,9 @@ export type StoredItem =
 	| { waiting: true; kind: CompletionKind; id: string; facts: IDataObject }
 	| { waiting: false; json: IDataObject };
 
-/** Reads back the items `waitingItemJson` produced (and passes any other item through unchanged). */
+/**
+ * Reads back the items `waitingItemJson` produced (and passes any other item through unchanged).
+ */
 export function readStoredItem(kind: CompletionKind, json: IDataObject): StoredItem {
 	const facts = typeof json.error === 'string' && isObject(json.details) ? json.details : json;
 	const id = toText(facts[ID_KEY[kind]]);

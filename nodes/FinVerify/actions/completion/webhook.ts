@@ -52,7 +52,10 @@ const SUCCESS_STATUS: Record<CompletionKind, string> = {
 
 const LOOKUP_POLICY = { timeoutMs: 15_000, maxRetries: 2 };
 
-/** Answers the caller directly; n8n sends nothing more (`noWebhookResponse`) and the execution keeps waiting. */
+/**
+ * Answers the caller directly; n8n sends nothing more (`noWebhookResponse`) and the execution keeps
+ * waiting.
+ */
 function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
 	const res = this.getResponseObject();
 	if (!res.headersSent) res.status(status).json(body);

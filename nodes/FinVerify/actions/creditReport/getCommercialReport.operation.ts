@@ -73,7 +73,8 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. acme-traders-credit-report.html',
 				description:
-					'Name of the HTML file. Empty: made from the business name, e.g. acme-traders-credit-report.html.',
+					'Name of the HTML file. Empty: made from the business name, e.g. ' +
+					'acme-traders-credit-report.html.',
 				displayOptions: { show: { '/output': ['htmlFile'] } },
 			},
 		],
@@ -118,7 +119,8 @@ export async function execute(
 		...policy,
 		method: 'POST',
 		path: 'credit-report-commercial/fetch',
-		// a billed bureau pull: never re-sent after an answer that may mean it was generated (timeout, 500, reset)
+		// a billed bureau pull: never re-sent after an answer that may mean it was generated (timeout,
+		// 500, reset)
 		idempotent: false,
 		body: { business_name: businessName, pan, consent, report_type: 'html' },
 		itemIndex,

@@ -47,10 +47,13 @@ const properties: INodeProperties[] = [
 	...outputModeFields,
 	...downloadFields(
 		'Download Report PDFs',
-		"Whether to download each bureau's report document (the response's report link) as a binary file. Bureaus without a link get no file.",
+		"Whether to download each bureau's report document (the response's report link) as a binary " +
+			'file. Bureaus without a link get no file.',
 		{
 			displayName: FILE_FIELD_LABEL,
-			hint: 'Without splitting, each bureau gets its own field: this name, an underscore and the bureau, e.g. data_cibil',
+			hint:
+				'Without splitting, each bureau gets its own field: this name, an underscore and the bureau, ' +
+				'e.g. data_cibil',
 		},
 		DOWNLOAD,
 	),
@@ -68,7 +71,9 @@ const properties: INodeProperties[] = [
 				default: false,
 				displayOptions: normalizedOutputOnly,
 				description:
-					"Whether to add each bureau's complete report object (accounts, enquiries, payment history) to the simplified output, in a report field, with a reportLayout field naming its layout (reference, or the bureau's own)",
+					"Whether to add each bureau's complete report object (accounts, enquiries, payment history) " +
+					'to the simplified output, in a report field, with a reportLayout field naming its layout ' +
+					"(reference, or the bureau's own)",
 			},
 			{
 				displayName: 'Split Into One Item per Bureau',
@@ -76,7 +81,8 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to output one item per requested bureau instead of one item with a list of bureaus. Each item keeps the PAN and request ID.',
+					'Whether to output one item per requested bureau instead of one item with a list of ' +
+					'bureaus. Each item keeps the PAN and request ID.',
 			},
 		],
 	},
@@ -92,14 +98,17 @@ type FullReports = Map<string, { layout: string; report: IDataObject | null }>;
 
 /**
  * The "Include Full Bureau Reports" fields of one bureau: the report as the service sent it and
- * `reportLayout`, which says whose layout it is ("reference", or the bureau's own in the sample shape).
+ * `reportLayout`, which says whose layout it is ("reference", or the bureau's own in the sample
+ * shape).
  */
 function fullReport(reports: FullReports, bureau: string): IDataObject {
 	const entry = reports.get(bureau);
 	return entry ? { report: entry.report, reportLayout: entry.layout } : {};
 }
 
-/** One output item per bureau: the shared request facts plus that bureau's outcome (or raw entry). */
+/**
+ * One output item per bureau: the shared request facts plus that bureau's outcome (or raw entry).
+ */
 function splitItems(
 	response: IDataObject,
 	outcomes: BureauOutcome[],
@@ -152,7 +161,8 @@ export async function execute(
 		...policy,
 		method: 'POST',
 		path: 'multi-bureau/fetch',
-		// a billed bureau pull: never re-sent after an answer that may mean it was generated (timeout, 500, reset)
+		// a billed bureau pull: never re-sent after an answer that may mean it was generated (timeout,
+		// 500, reset)
 		idempotent: false,
 		body: { pan, name, mobile_number: mobile, consent, gender, bureaus },
 		itemIndex,

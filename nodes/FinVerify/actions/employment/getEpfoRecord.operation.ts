@@ -21,7 +21,8 @@ const properties: INodeProperties[] = [
 	{
 		...mobileNumberField,
 		description:
-			"The member's 10-digit Indian mobile number, as registered with EPFO. Forms like +91 98765 43210 are accepted and normalized.",
+			"The member's 10-digit Indian mobile number, as registered with EPFO. Forms like +91 98765 " +
+			'43210 are accepted and normalized.',
 	},
 	...outputModeFields,
 	{
@@ -38,7 +39,8 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to add the month-by-month passbook entries (employee, employer and pension shares) in a passbook field',
+					'Whether to add the month-by-month passbook entries (employee, employer and pension shares) ' +
+					'in a passbook field',
 			},
 		],
 	},

@@ -23,12 +23,14 @@ const properties: INodeProperties[] = [
 	{
 		...mobileNumberField,
 		description:
-			"The person's 10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and normalized.",
+			"The person's 10-digit Indian mobile number. Forms like +91 98765 43210 are accepted and " +
+			'normalized.',
 	},
 	{
 		...consentField,
 		description:
-			'Whether the person has consented to a credit bureau check: this operation also pulls a credit report. Nothing is sent unless this is Yes (true).',
+			'Whether the person has consented to a credit bureau check: this operation also pulls a ' +
+			'credit report. Nothing is sent unless this is Yes (true).',
 	},
 	...outputModeFields,
 	{
@@ -44,7 +46,8 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to fail the item (code PARTIAL_DATA) when the EPFO or the credit part is missing. Off: the item is output with its partial and missing fields set.',
+					'Whether to fail the item (code PARTIAL_DATA) when the EPFO or the credit part is missing. ' +
+					'Off: the item is output with its partial and missing fields set.',
 			},
 			{
 				displayName: 'Include Credit Accounts',
@@ -83,7 +86,8 @@ export async function execute(
 		...policy,
 		method: 'POST',
 		path: 'epfo-crif-combined/fetch',
-		// a billed bureau pull: never re-sent after an answer that may mean it was generated (timeout, 500, reset)
+		// a billed bureau pull: never re-sent after an answer that may mean it was generated (timeout,
+		// 500, reset)
 		idempotent: false,
 		body: { mobile_number: mobile },
 		itemIndex,

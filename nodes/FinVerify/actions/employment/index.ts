@@ -24,7 +24,8 @@ export const description: INodeProperties[] = [
 				name: 'Get EPFO Record with Credit Report',
 				value: 'getEpfoRecordWithCredit',
 				description:
-					'Get the EPFO employment record and a CRIF credit report for a mobile number in one call; partial answers are flagged, not failed',
+					'Get the EPFO employment record and a CRIF credit report for a mobile number in one call; ' +
+					'partial answers are flagged, not failed',
 				action: 'Get the EPFO employment record and credit summary of a mobile number',
 			},
 		],

@@ -35,7 +35,9 @@ const properties: INodeProperties[] = [
 		'Download Filed Returns',
 		'Whether to download the document of each filed return (its download_link) as binary data',
 		{
-			hint: "Files go to this name plus _0, _1… (newest filing first). Split per filing: each item's file is in this field.",
+			hint:
+				"Files go to this name plus _0, _1… (newest filing first). Split per filing: each item's " +
+				'file is in this field.',
 		},
 	),
 	{
@@ -52,7 +54,8 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					"Whether to output one item per filed return (each with the taxpayer's PAN and name) instead of one item",
+					"Whether to output one item per filed return (each with the taxpayer's PAN and name) " +
+					'instead of one item',
 			},
 		],
 	},

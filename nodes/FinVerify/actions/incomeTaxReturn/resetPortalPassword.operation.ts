@@ -22,9 +22,12 @@ const properties: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		required: true,
-		hint: 'The portal requires at least 8 characters with upper- and lowercase letters, a digit and a symbol',
+		hint:
+			'The portal requires at least 8 characters with upper- and lowercase letters, a digit and a ' +
+			'symbol',
 		description:
-			'The new portal password. It is held pending until the OTP sent to the taxpayer is confirmed with "Confirm Password Reset with OTP". Never shown in the output or in errors.',
+			'The new portal password. It is held pending until the OTP sent to the taxpayer is confirmed ' +
+			'with "Confirm Password Reset with OTP". Never shown in the output or in errors.',
 	},
 	...outputModeFields,
 ];

@@ -25,8 +25,8 @@ export function readJobId(ctx: FieldContext, value: unknown): string {
 }
 
 /**
- * A password: any non-empty text up to 128 characters. Never trimmed (spaces may be part of it) and never
- * shown back in an error.
+ * A password: any non-empty text up to 128 characters. Never trimmed (spaces may be part of it) and
+ * never shown back in an error.
  */
 export function readPassword(ctx: FieldContext, value: unknown, field: string): string {
 	if (
@@ -64,8 +64,8 @@ export function readAssessmentYears(ctx: FieldContext, value: unknown): string[]
 
 /**
  * The same error with every occurrence of the password removed from its message, description and
- * response body. Errors that are not node errors (should not happen: the transport raises NodeApiError)
- * become a NodeApiError carrying the redacted message only.
+ * response body. Errors that are not node errors (should not happen: the transport raises
+ * NodeApiError) become a NodeApiError carrying the redacted message only.
  */
 export function redactPasswordFromError(
 	node: INode,

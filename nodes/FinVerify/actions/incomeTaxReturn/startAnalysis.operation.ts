@@ -33,7 +33,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		description:
-			"The taxpayer's income-tax portal password. Sent to the service only, never shown in the output or in errors.",
+			"The taxpayer's income-tax portal password. Sent to the service only, never shown in the " +
+			'output or in errors.',
 	},
 	{
 		displayName: 'Additional Fields',

@@ -33,9 +33,11 @@ export interface CollectionSession extends IDataObject {
 }
 
 /**
- * Create (operation collectionSessionCreate): `{success, status_code, message, data:{session_id, flow, hosted_url,
- * token, expires_at, status, recipient_email, pan}}`. The bare token is left out of the simplified output
- * (it is part of hostedUrl already); the raw output keeps it. Pure and tolerant.
+ * Create (operation collectionSessionCreate):
+ * `{success, status_code, message, data:{session_id, flow, hosted_url, token, expires_at, status,
+ * recipient_email, pan}}`.
+ * The bare token is left out of the simplified output (it is part of hostedUrl already); the raw
+ * output keeps it. Pure and tolerant.
  */
 export function normalizeCollectionSession(body: unknown): CollectionSession {
 	const outer = asObject(body);

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Small pure helpers shared by the per-area normalizers. The service documents two response shapes for
- * many operations (reference and sample); normalizers use these to read either one tolerantly.
+ * Small pure helpers shared by the per-area normalizers. The service documents two response shapes
+ * for many operations (reference and sample); normalizers use these to read either one tolerantly.
  */
 
 export const isObject = (value: unknown): value is IDataObject =>
@@ -32,7 +32,10 @@ export const toUpperText = (value: unknown): string | null => toText(value)?.toU
 /** Text in lower case (statuses, bureau names…) or null. */
 export const toLowerText = (value: unknown): string | null => toText(value)?.toLowerCase() ?? null;
 
-/** Number or null. Accepts numeric strings ("742", "1,20,000.50", "₹ 500"); empty strings become null. */
+/**
+ * Number or null. Accepts numeric strings ("742", "1,20,000.50", "₹ 500"); empty strings become
+ * null.
+ */
 export function toNumber(value: unknown): number | null {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
 	if (typeof value !== 'string') return null;
@@ -74,7 +77,8 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
  * A date as ISO `YYYY-MM-DD`, from `YYYY-MM-DD`, an ISO timestamp, `DD-MM-YYYY`, `DD/MM/YYYY` or
- * `DD-MM-YY` (two-digit years are read as 20YY up to the current year + 1, else 19YY). Null otherwise.
+ * `DD-MM-YY` (two-digit years are read as 20YY up to the current year + 1, else 19YY). Null
+ * otherwise.
  */
 export function toIsoDate(value: unknown): string | null {
 	const text = toText(value);
@@ -129,8 +133,8 @@ export function todayIsoDate(): string {
 /**
  * Monthly payment statuses, newest first, from the bureaus' payment-history strings: `000|030|...`
  * (reference shape), CRIF's `MM:YYYY,STD/XXX|MM:YYYY,030/XXX` and CIBIL's run-together `000030000`.
- * Numbers become 3-digit days past due (`STD`, standard, is `000`); other codes (`XXX`: not reported,
- * `SUB`, `DBT`, `LSS`…) are kept as they are.
+ * Numbers become 3-digit days past due (`STD`, standard, is `000`); other codes (`XXX`: not
+ * reported, `SUB`, `DBT`, `LSS`…) are kept as they are.
  */
 export function paymentStatuses(value: unknown): string[] {
 	const text = toText(value);
@@ -146,7 +150,9 @@ export function paymentStatuses(value: unknown): string[] {
 		.filter((code) => code !== '');
 }
 
-/** A payment history in one form whichever layout it came in: `000|030|XXX`, newest first; or null. */
+/**
+ * A payment history in one form whichever layout it came in: `000|030|XXX`, newest first; or null.
+ */
 export function normalizePaymentHistory(value: unknown): string | null {
 	const statuses = paymentStatuses(value);
 	return statuses.length ? statuses.join('|') : null;
@@ -159,7 +165,9 @@ export function parseDaysPastDue(value: unknown): number[] {
 		.map(Number);
 }
 
-/** Worst days-past-due and the number of months with any (over the `months` newest of each history). */
+/**
+ * Worst days-past-due and the number of months with any (over the `months` newest of each history).
+ */
 export function delinquencyOf(
 	histories: number[][],
 	months = 12,

@@ -15,8 +15,9 @@ import {
 } from './common';
 
 /**
- * Corporate registry normalizers (operations cinLookup, llpinLookup, panLookup, companyAutocomplete). Pure and tolerant: every documented field of either
- * response shape is optional; a missing field becomes null (or an empty list) and nothing here throws.
+ * Corporate registry normalizers (operations cinLookup, llpinLookup, panLookup,
+ * companyAutocomplete). Pure and tolerant: every documented field of either response shape is
+ * optional; a missing field becomes null (or an empty list) and nothing here throws.
  */
 
 const LLPIN = /^[A-Z]{3}-\d{4}$/;
@@ -63,7 +64,10 @@ const CIN_STATES: Record<string, string> = {
 	WB: 'West Bengal',
 };
 
-/** What a CIN itself says: listed or not, and the state of registration. Null parts when it is not a CIN. */
+/**
+ * What a CIN itself says: listed or not, and the state of registration. Null parts when it is not a
+ * CIN.
+ */
 export function parseCin(value: unknown): { listed: boolean | null; state: string | null } {
 	const match = CIN.exec(toText(value)?.toUpperCase() ?? '');
 	if (!match) return { listed: null, state: null };
@@ -96,8 +100,9 @@ export function autocompleteEntries(body: unknown): IDataObject[] {
 }
 
 /**
- * Autocomplete, either shape: reference `{data:[{entity_name, entity_type, cin, llpin, status, state}]}`
- * or sample `{result:[{company_name, cin (an LLPIN for LLPs), category: ltd|llp}]}`.
+ * Autocomplete, either shape: reference
+ * `{data:[{entity_name, entity_type, cin, llpin, status, state}]}` or sample
+ * `{result:[{company_name, cin (an LLPIN for LLPs), category: ltd|llp}]}`.
  */
 export function normalizeAutocomplete(body: unknown): AutocompleteEntry[] {
 	return autocompleteEntries(body).map((entry) => {
@@ -122,7 +127,7 @@ export function normalizeAutocomplete(body: unknown): AutocompleteEntry[] {
 	});
 }
 
-// ---------------------------------------------------------------- shared groups of the sample shapes
+// ------------------------------------------------------------ shared groups of the sample shapes
 
 export interface Person extends IDataObject {
 	name: string | null;
@@ -387,10 +392,10 @@ const emailOf = (company: IDataObject, result: IDataObject) =>
 // ---------------------------------------------------------------- company (CIN lookup)
 
 /**
- * One wording for the company type whichever shape (and spelling) it came in: the sample's class and
- * category, or the reference's `company_type` ("Private", "Pvt Ltd", "Private Limited Company"…) all
- * become "Private Limited Company", "Public Limited Company" or "One Person Company"; other types keep
- * their words with "Company" appended once.
+ * One wording for the company type whichever shape (and spelling) it came in: the sample's class
+ * and category, or the reference's `company_type` ("Private", "Pvt Ltd", "Private Limited
+ * Company"…) all become "Private Limited Company", "Public Limited Company" or "One Person
+ * Company"; other types keep their words with "Company" appended once.
  */
 export function companyTypeOf(classOrType: string | null, category: string | null): string | null {
 	if (!classOrType) return null;
@@ -443,7 +448,10 @@ export interface CompanySummary extends RegistryInsights {
 	directors: Person[];
 }
 
-/** CIN lookup, either shape, to one stable object. Fields only one shape carries are null in the other. */
+/**
+ * CIN lookup, either shape, to one stable object. Fields only one shape carries are null in the
+ * other.
+ */
 export function normalizeCompany(body: unknown): CompanySummary {
 	const data = unwrap(body);
 	if (isObject(data.result)) {
@@ -593,8 +601,8 @@ export function normalizeLlp(body: unknown): LlpSummary {
 // ---------------------------------------------------------------- entity (PAN lookup)
 
 /**
- * One return as an entity lookup (Get Entity by PAN) lists it: year, date, type and status only. The
- * full return of Income Tax Return > Get Data is `ItrFiling` in incomeTax.ts.
+ * One return as an entity lookup (Get Entity by PAN) lists it: year, date, type and status only.
+ * The full return of Income Tax Return > Get Data is `ItrFiling` in incomeTax.ts.
  */
 export interface ItrFilingSummary extends IDataObject {
 	assessmentYear: string | null;

@@ -19,8 +19,9 @@ import {
 } from './common';
 
 /**
- * Credit report normalizers (operations multiBureauFetch and commercialReportFetch). Pure and tolerant: any field may be missing, in which
- * case the simplified field is null (or an empty list); nothing here throws.
+ * Credit report normalizers (operations multiBureauFetch and commercialReportFetch). Pure and
+ * tolerant: any field may be missing, in which case the simplified field is null (or an empty
+ * list); nothing here throws.
  */
 
 const KNOWN_BUREAUS = ['equifax', 'experian', 'cibil', 'crif'] as const;
@@ -38,7 +39,10 @@ export interface BureauOutcome extends IDataObject {
 	pan: string | null;
 	mobile: string | null;
 	gender: string | null;
-	/** Number of credit accounts in the report: 0 for a report listing none, null when there is no report. */
+	/**
+	 * Number of credit accounts in the report: 0 for a report listing none, null when there is no
+	 * report.
+	 */
 	accountCount: number | null;
 	/**
 	 * Number of enquiries in the report: 0 for a report listing none; null when there is no report or
@@ -202,14 +206,16 @@ function sampleOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 }
 
 /**
- * Which layout `bureauReport` returns for a body: the reference shape's one layout for every bureau, or
- * the bureau's own layout (`cibil`, `crif`, `equifax`, `experian`) in the sample shape.
+ * Which layout `bureauReport` returns for a body: the reference shape's one layout for every
+ * bureau, or the bureau's own layout (`cibil`, `crif`, `equifax`, `experian`) in the sample shape.
  */
 export function bureauReportLayout(body: unknown, bureau: string): string {
 	return isObject(asObject(body).results) ? bureau.toLowerCase() : 'reference';
 }
 
-/** The bureau's full report object as the service sent it (for the "include full report" option). */
+/**
+ * The bureau's full report object as the service sent it (for the "include full report" option).
+ */
 export function bureauReport(body: unknown, bureau: string): IDataObject | null {
 	const object = asObject(body);
 	if (isObject(object.results)) {
@@ -239,8 +245,8 @@ function missingOutcome(bureau: string): BureauOutcome {
 }
 
 /**
- * Multi-bureau report, either shape, to one stable object. `requested` (the bureaus asked for) fixes
- * the order and adds an unsuccessful outcome for a requested bureau the service left out.
+ * Multi-bureau report, either shape, to one stable object. `requested` (the bureaus asked for)
+ * fixes the order and adds an unsuccessful outcome for a requested bureau the service left out.
  */
 export function normalizeMultiBureau(
 	body: unknown,
@@ -314,7 +320,10 @@ export function commercialReportHtml(body: unknown): string | null {
 	return typeof report === 'string' && report.trim() !== '' ? report : null;
 }
 
-/** Commercial report to a stable object. The HTML itself is not included here (see commercialReportHtml). */
+/**
+ * Commercial report to a stable object. The HTML itself is not included here (see
+ * commercialReportHtml).
+ */
 export function normalizeCommercialReport(body: unknown): CommercialReportSummary {
 	const object = asObject(body);
 	const data = unwrap(object);

@@ -22,8 +22,8 @@ import {
 } from './common';
 
 /**
- * EPFO normalizers (operations epfoFetch and epfoCrifFetch). Pure and tolerant: any field may be missing, in which case the
- * simplified field is null (or an empty list); nothing here throws.
+ * EPFO normalizers (operations epfoFetch and epfoCrifFetch). Pure and tolerant: any field may be
+ * missing, in which case the simplified field is null (or an empty list); nothing here throws.
  */
 
 /** "M", "Male", "male" → "male"; "F", "Female" → "female"; anything else is kept lowercased. */
@@ -34,7 +34,9 @@ export function toGender(value: unknown): string | null {
 	return text;
 }
 
-/** Whole months from one ISO date to another (null unless both are dates and the order is right). */
+/**
+ * Whole months from one ISO date to another (null unless both are dates and the order is right).
+ */
 export function monthsBetween(from: string | null, to: string | null): number | null {
 	if (!from || !to) return null;
 	const a = /^(\d{4})-(\d{2})-(\d{2})$/.exec(from);
@@ -163,7 +165,9 @@ function passbookEntries(list: unknown): PassbookEntry[] {
 		.sort((a, b) => (b.month ?? '').localeCompare(a.month ?? ''));
 }
 
-/** Get EPFO Record (operation epfoFetch). Contribution totals fall back to sums over the passbook. */
+/**
+ * Get EPFO Record (operation epfoFetch). Contribution totals fall back to sums over the passbook.
+ */
 export function normalizeEpfo(body: unknown): EpfoSummary {
 	const object = asObject(body);
 	const data = unwrap(object);
@@ -212,7 +216,7 @@ export function normalizeEpfo(body: unknown): EpfoSummary {
 	};
 }
 
-// ---------------------------------------------------------------- with Credit Report (epfoCrifFetch)
+// ------------------------------------------------------- with Credit Report (epfoCrifFetch)
 
 export type MissingPart = 'epfo' | 'credit';
 
@@ -321,8 +325,8 @@ function declaredMissing(...sources: IDataObject[]): MissingPart[] {
 }
 
 /**
- * Account counts and amounts: the report's own summary where it has one, else derived from the listed
- * accounts (so both shapes give the same totals for the same accounts).
+ * Account counts and amounts: the report's own summary where it has one, else derived from the
+ * listed accounts (so both shapes give the same totals for the same accounts).
  */
 function accountTotals(
 	accounts: CreditAccount[],
@@ -472,8 +476,9 @@ function sampleCredit(part: IDataObject): CreditSummary {
 }
 
 /**
- * Get EPFO Record with Credit Report (operation epfoCrifFetch), either shape. Partial answers (one part null or empty, with or without a
- * `partial`/`missing` marker) are not errors: `missing` lists the absent parts and that part is null.
+ * Get EPFO Record with Credit Report (operation epfoCrifFetch), either shape. Partial answers (one
+ * part null or empty, with or without a `partial`/`missing` marker) are not errors: `missing` lists
+ * the absent parts and that part is null.
  */
 export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 	const object = asObject(body);

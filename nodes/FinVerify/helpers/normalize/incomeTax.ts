@@ -16,16 +16,17 @@ import {
 } from './common';
 
 /**
- * Income-tax return (ITR analyzer) responses, read from either documented shape into one stable output.
- * Pure and tolerant: missing or odd fields become null, nothing throws.
+ * Income-tax return (ITR analyzer) responses, read from either documented shape into one stable
+ * output. Pure and tolerant: missing or odd fields become null, nothing throws.
  */
 
 // ---------------------------------------------------------------- analysis job
 
 /**
- * The job states are `processing` and `completed` (ItrJobStatus in openapi/finverify.openapi.yaml); any other
- * status passes through as the service sent it (lowercased). The failure words are not documented: should
- * the service send one, the wait for a final status ends there instead of running to its time limit.
+ * The job states are `processing` and `completed` (ItrJobStatus in openapi/finverify.openapi.yaml);
+ * any other status passes through as the service sent it (lowercased). The failure words are not
+ * documented: should the service send one, the wait for a final status ends there instead of
+ * running to its time limit.
  */
 const FINAL_JOB_STATUSES = new Set(['completed', 'failed', 'error', 'cancelled']);
 
@@ -38,7 +39,10 @@ export interface AnalysisJob extends IDataObject {
 	message: string | null;
 }
 
-/** Start Analysis and Get Analysis Status answers: `{success, message?, data:{job_id, status, progress?}}` (assumed shape). */
+/**
+ * Start Analysis and Get Analysis Status answers:
+ * `{success, message?, data:{job_id, status, progress?}}` (assumed shape).
+ */
 export function normalizeAnalysisJob(body: unknown): AnalysisJob {
 	const outer = asObject(body);
 	const data = unwrap(body);
@@ -64,7 +68,9 @@ export interface PasswordResetState extends IDataObject {
 	message: string | null;
 }
 
-/** Reset Portal Password and its OTP confirmation: `{success, data:{client_id, status, message}}`. */
+/**
+ * Reset Portal Password and its OTP confirmation: `{success, data:{client_id, status, message}}`.
+ */
 export function normalizePasswordReset(body: unknown): PasswordResetState {
 	const outer = asObject(body);
 	const data = unwrap(body);
@@ -143,8 +149,9 @@ export interface ItrData extends IDataObject {
 }
 
 /**
- * An assessment year as `YYYY-YY`: from `2024-25`, `AY 2024-25`, `2024-2025` or `2024_25`. A bare year
- * is returned as given (the service does not say whether it is the assessment or financial year).
+ * An assessment year as `YYYY-YY`: from `2024-25`, `AY 2024-25`, `2024-2025` or `2024_25`. A bare
+ * year is returned as given (the service does not say whether it is the assessment or financial
+ * year).
  */
 export function toAssessmentYear(value: unknown): string | null {
 	const text = toText(value);
@@ -277,9 +284,10 @@ function joinAddress(raw: unknown): string | null {
 }
 
 /**
- * Get Data (operation itrData), either shape. Reference: `data.{job_id, pan, name, filing_status, itr_records[]}`.
- * Sample: `data.{job_id, pan, status, profile, filings[], tds_26as[], outstanding_demands[]}`.
- * Filings are sorted newest assessment year first.
+ * Get Data (operation itrData), either shape. Reference:
+ * `data.{job_id, pan, name, filing_status, itr_records[]}`. Sample:
+ * `data.{job_id, pan, status, profile, filings[], tds_26as[], outstanding_demands[]}`. Filings are
+ * sorted newest assessment year first.
  */
 export function normalizeItrData(body: unknown): ItrData {
 	const data = unwrap(body);

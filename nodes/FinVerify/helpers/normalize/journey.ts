@@ -20,14 +20,17 @@ import {
 } from './common';
 
 /**
- * Account-aggregator bank statement journey (AA-BSA): status, statement result and analysis, read from
- * either documented response shape into one stable output each. Pure and tolerant: missing or odd
- * fields become null, nothing throws.
+ * Account-aggregator bank statement journey (AA-BSA): status, statement result and analysis, read
+ * from either documented response shape into one stable output each. Pure and tolerant: missing or
+ * odd fields become null, nothing throws.
  */
 
 // ---------------------------------------------------------------- status
 
-/** The journey states (JourneyState in openapi/finverify.openapi.yaml), in the order a successful journey passes them. */
+/**
+ * The journey states (JourneyState in openapi/finverify.openapi.yaml), in the order a successful
+ * journey passes them.
+ */
 export const JOURNEY_STATUSES = [
 	'initiated',
 	'consent_pending',
@@ -50,10 +53,10 @@ export const JOURNEY_FINAL_STATUSES: readonly JourneyStatus[] = [
 const FINAL_STATUSES = new Set<string>(JOURNEY_FINAL_STATUSES);
 
 /**
- * The sample shape reports a finished journey as `completed`; the reference shape and the webhooks say
- * `analysis_complete` (JourneyStatusSample and JourneyState in openapi/finverify.openapi.yaml). The only
- * alias: any other status the service sends passes through as it is (lowercased), so a status the
- * documents do not name yet reaches the workflow instead of failing it.
+ * The sample shape reports a finished journey as `completed`; the reference shape and the webhooks
+ * say `analysis_complete` (JourneyStatusSample and JourneyState in openapi/finverify.openapi.yaml).
+ * The only alias: any other status the service sends passes through as it is (lowercased), so a
+ * status the documents do not name yet reaches the workflow instead of failing it.
  */
 export const JOURNEY_COMPLETED_ALIASES: Readonly<Record<string, JourneyStatus>> = {
 	completed: 'analysis_complete',
@@ -66,7 +69,10 @@ export interface JourneyStatusInfo {
 	isSuccessful: boolean;
 }
 
-/** Maps a journey status from either shape (`completed` in the sample, `analysis_complete` in the reference). */
+/**
+ * Maps a journey status from either shape (`completed` in the sample, `analysis_complete` in the
+ * reference).
+ */
 export function normalizeJourneyStatusValue(raw: unknown): JourneyStatusInfo {
 	const text =
 		toText(raw)
@@ -125,8 +131,8 @@ function accountStatus(raw: unknown): JourneyAccountStatus {
 }
 
 /**
- * Get Status (operation journeyStatus): reference `{success, data:{...}}` or sample (no wrapper, with
- * accounts).
+ * Get Status (operation journeyStatus): reference `{success, data:{...}}` or sample (no wrapper,
+ * with accounts).
  */
 export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
 	const data = unwrap(body);
@@ -160,7 +166,10 @@ export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
 	};
 }
 
-/** The start (init) answer: `{success, data:{client_id, journey_url, status, expires_at}}` (assumed shape). */
+/**
+ * The start (init) answer: `{success, data:{client_id, journey_url, status, expires_at}}` (assumed
+ * shape).
+ */
 export function normalizeJourneyStart(body: unknown): IDataObject {
 	const data = unwrap(body);
 	const info = normalizeJourneyStatusValue(first(data.status, 'initiated'));
@@ -219,11 +228,11 @@ export function toStatementDate(value: unknown): string | null {
 
 /**
  * Known payment modes (the reference shape's vocabulary), in the order they are looked for in a
- * description, with the narration codes of the major Indian banks: UPI (`UPI/`, `UPI-`, ICICI `UPIAR`,
- * `UPIRET`), NEFT (`NEFT CR-`, `NEFTINW`, SBI `BY TRANSFER-NEFT*`), IMPS (ICICI `MMT/IMPS`, `IMPS-P2A`),
- * RTGS, NACH (`NACH`, `ACH D-`, `ECS`, `MANDATE`), ATM (HDFC `ATW-` own-bank and `NWD-` other-bank
- * withdrawals, `EAW-`, `ATM WDL`, `CASH WDL`, SBI `ATM CASH`, Axis `ATM-CASH`) and cheques (`CHQ`,
- * `CLG`, `CTS`, `INWARD CLG`).
+ * description, with the narration codes of the major Indian banks: UPI (`UPI/`, `UPI-`, ICICI
+ * `UPIAR`, `UPIRET`), NEFT (`NEFT CR-`, `NEFTINW`, SBI `BY TRANSFER-NEFT*`), IMPS (ICICI
+ * `MMT/IMPS`, `IMPS-P2A`), RTGS, NACH (`NACH`, `ACH D-`, `ECS`, `MANDATE`), ATM (HDFC `ATW-`
+ * own-bank and `NWD-` other-bank withdrawals, `EAW-`, `ATM WDL`, `CASH WDL`, SBI `ATM CASH`, Axis
+ * `ATM-CASH`) and cheques (`CHQ`, `CLG`, `CTS`, `INWARD CLG`).
  */
 const MODES: Array<[RegExp, string]> = [
 	[/\bUPI/i, 'UPI'],
@@ -251,8 +260,10 @@ function transactionType(raw: unknown): TransactionType | null {
 }
 
 /**
- * One transaction from either shape: reference `{date, description, type, amount, balance, mode}` or
- * sample `{sr_no, txn_date, value_date, reference_no, description, txn_type: Dr.|Cr., credit, debit, balance}`.
+ * One transaction from either shape: reference `{date, description, type, amount, balance, mode}`
+ * or sample
+ * `{sr_no, txn_date, value_date, reference_no, description, txn_type: Dr.|Cr., credit, debit,
+ * balance}`.
  */
 export function normalizeTransaction(raw: unknown): Transaction {
 	const t = asObject(raw);
@@ -363,7 +374,10 @@ function statementAccount(raw: unknown, position: number): StatementAccount {
 	};
 }
 
-/** Get Statement Result (operation journeyStatementResult), either shape. Dates become ISO, transactions one form. */
+/**
+ * Get Statement Result (operation journeyStatementResult), either shape. Dates become ISO,
+ * transactions one form.
+ */
 export function normalizeStatementResult(body: unknown): StatementResult {
 	const data = unwrap(body);
 	const rawAccounts = asArray(data.accounts);
@@ -384,7 +398,9 @@ export function normalizeStatementResult(body: unknown): StatementResult {
 	};
 }
 
-/** The account fields each per-transaction item carries when the result is split into transactions. */
+/**
+ * The account fields each per-transaction item carries when the result is split into transactions.
+ */
 function accountContext(account: StatementAccount): IDataObject {
 	return {
 		accountIndex: account.accountIndex,
@@ -396,7 +412,9 @@ function accountContext(account: StatementAccount): IDataObject {
 	};
 }
 
-/** One item per transaction of an account, each carrying the journey and the account it belongs to. */
+/**
+ * One item per transaction of an account, each carrying the journey and the account it belongs to.
+ */
 export function transactionItems(
 	result: StatementResult,
 	account: StatementAccount,
@@ -452,7 +470,10 @@ export interface AnalysisAccount extends IDataObject {
 	healthScore: HealthScore | null;
 	flags: AnalysisFlags;
 	modeBreakdown: IDataObject[];
-	/** Per month: credits, debits, net and month-end balance (when the analysis carries monthly_summary). */
+	/**
+	 * Per month: credits, debits, net and month-end balance (when the analysis carries
+	 * monthly_summary).
+	 */
 	monthlyTrend: IDataObject[];
 }
 
@@ -642,7 +663,10 @@ function monthlyTrend(raw: unknown): IDataObject[] {
 	});
 }
 
-/** Per-account monthly rows merged by month (amounts and month-end balances summed), months ascending. */
+/**
+ * Per-account monthly rows merged by month (amounts and month-end balances summed), months
+ * ascending.
+ */
 function mergeMonthlyTrends(trends: IDataObject[][]): IDataObject[] {
 	const byMonth = new Map<string, IDataObject>();
 	for (const row of trends.flat()) {
@@ -669,9 +693,10 @@ function anyTrue(values: Array<boolean | null>): boolean | null {
 }
 
 /**
- * Get Analysis (operation journeyAnalysisJson), either shape, to one summary. Reference: `data.{summary, income, obligations,
- * cash_flow, flags}` for all accounts together. Sample: `data.accounts[].analysis_json` per account; the
- * totals are summed over the accounts, the health score is the worst account's.
+ * Get Analysis (operation journeyAnalysisJson), either shape, to one summary. Reference:
+ * `data.{summary, income, obligations, cash_flow, flags}` for all accounts together. Sample:
+ * `data.accounts[].analysis_json` per account; the totals are summed over the accounts, the health
+ * score is the worst account's.
  */
 export function normalizeAnalysis(body: unknown): AnalysisSummary {
 	const data = unwrap(body);

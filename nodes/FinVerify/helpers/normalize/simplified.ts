@@ -5,9 +5,10 @@ import { asObject } from './common';
 /**
  * The Simplified output mode (node version 2): at most 10 facts a decision needs, picked from the
  * Normalized record (so they are the same in both response shapes), decision fields first: scores,
- * statuses and the figures a rule branches on lead, identifiers follow (test/unit/simplifiedOrder.test.cts
- * checks the first keys of every operation). An operation not listed here has a Normalized record of 10
- * fields or fewer that already starts with them, which Simplified keeps as it is (without `shape`).
+ * statuses and the figures a rule branches on lead, identifiers follow
+ * (test/unit/simplifiedOrder.test.cts checks the first keys of every operation). An operation not
+ * listed here has a Normalized record of 10 fields or fewer that already starts with them, which
+ * Simplified keeps as it is (without `shape`).
  */
 
 type Pick = (json: IDataObject) => unknown;

@@ -559,7 +559,6 @@ test('collection session: the recipient submits the hosted ITR form and the wait
 				.getByTestId('canvas-node-status-success')
 				.count(),
 		).toBe(0);
-		await page.waitForTimeout(1500); // let the canvas settle (button and toast animations) for the screenshot
 		await screenshot(page, 'collection-session-complete');
 		await hosted.close();
 	});

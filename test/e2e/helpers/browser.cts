@@ -75,10 +75,28 @@ export async function launchBrowser(userDataDir: string): Promise<Browser> {
 	return { context, page, offHostRequests, close: () => context.close() };
 }
 
-/** Save a screenshot as <name>.png in the artifacts folder (and docs/screenshots/ when updating them). */
+/**
+ * Wait until the page's finite animations and transitions have finished (a dropdown fading in, a toast sliding
+ * in); endless ones (spinners) do not count. Gives up quietly after `timeoutMs`: it only makes pictures sharp.
+ */
+export async function animationsDone(page: Page, timeoutMs = 5_000): Promise<void> {
+	await page
+		.waitForFunction(
+			`document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)`,
+			undefined,
+			{ timeout: timeoutMs },
+		)
+		.catch(() => undefined);
+}
+
+/**
+ * Save a screenshot as <name>.png in the artifacts folder (and docs/screenshots/ when updating them), once the
+ * page's animations are done.
+ */
 export async function screenshot(page: Page, name: string): Promise<string> {
 	fs.mkdirSync(ARTIFACTS, { recursive: true });
 	const file = path.join(ARTIFACTS, `${name}.png`);
+	await animationsDone(page);
 	await page.screenshot({ path: file });
 	if (UPDATE_DOCS) {
 		fs.mkdirSync(DOCS_SCREENSHOTS, { recursive: true });

@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get by CIN',
 				value: 'getByCin',
-				description: 'Get company details by corporate identification number',
+				description: 'Get company or LLP details by CIN or LLPIN',
 				action: 'Get a company registry record by CIN or LLPIN',
 			},
 			{
@@ -37,7 +37,7 @@ export const description: INodeProperties[] = [
 				name: 'Search by Name',
 				value: 'searchByName',
 				description: 'Find companies and LLPs by full or partial name, one item per match',
-				action: 'Search companies and limited liability partnerships by name',
+				action: 'Search companies and LLPs by name',
 			},
 		],
 		default: 'getByCin',

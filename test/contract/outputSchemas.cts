@@ -13,9 +13,23 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
+
 export const SCHEMA_DIR = path.join(__dirname, '../../nodes/FinVerify/__schema__');
 
 export type Mode = 'simplified' | 'normalized' | 'raw';
+
+/** `resource.operation` of every operation that offers the output choice, sorted. */
+export function operationsWithOutputModes(): string[] {
+	const pairs = new Set<string>();
+	for (const p of new FinVerify().description.properties) {
+		if (p.name !== 'outputMode') continue;
+		const show = p.displayOptions?.show ?? {};
+		for (const r of (show.resource as string[]) ?? [])
+			for (const o of (show.operation as string[]) ?? []) pairs.add(`${r}.${o}`);
+	}
+	return [...pairs].sort();
+}
 
 /** The schema file of an operation's output in a mode (null for raw). */
 export function schemaPath(resource: string, operation: string, mode: Mode): string | null {

@@ -7,12 +7,11 @@
 import { readFileSync } from 'node:fs';
 import type { IDataObject } from 'n8n-workflow';
 
-import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
 import type { ItrData } from '../../nodes/FinVerify/helpers/normalize/incomeTax';
 import { splitFilings } from '../../nodes/FinVerify/helpers/normalize/incomeTax';
 import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
 import { example } from '../contract/openapiExamples.cjs';
-import { schemaPath } from '../contract/outputSchemas.cjs';
+import { operationsWithOutputModes, schemaPath } from '../contract/outputSchemas.cjs';
 import { RESPONSES } from '../contract/responses.cjs';
 
 /** The decision fields of each operation (and item kind), in the order they lead the item. */
@@ -68,16 +67,7 @@ const DECISION_FIELDS: Record<string, string[]> = {
 };
 
 /** resource.operation of every operation that offers the output choice (so has a Simplified item). */
-const withOutputModes = (() => {
-	const pairs = new Set<string>();
-	for (const p of new FinVerify().description.properties) {
-		if (p.name !== 'outputMode') continue;
-		const show = p.displayOptions?.show ?? {};
-		for (const r of (show.resource as string[]) ?? [])
-			for (const o of (show.operation as string[]) ?? []) pairs.add(`${r}.${o}`);
-	}
-	return [...pairs].sort();
-})();
+const withOutputModes = operationsWithOutputModes();
 
 /** Normalized items per operation and item kind, from the OpenAPI examples of every documented shape. */
 const items = new Map<string, IDataObject[]>();

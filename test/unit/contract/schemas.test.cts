@@ -7,26 +7,16 @@ import Ajv from 'ajv';
 import { existsSync, readFileSync } from 'node:fs';
 import type { IDataObject } from 'n8n-workflow';
 
-import { FinVerify } from '../../../nodes/FinVerify/FinVerify.node';
 import { simplifyOutput } from '../../../nodes/FinVerify/helpers/normalize/simplified';
 import { example } from '../../contract/openapiExamples.cjs';
-import { schemaPath } from '../../contract/outputSchemas.cjs';
+import { operationsWithOutputModes, schemaPath } from '../../contract/outputSchemas.cjs';
 import { RESPONSES } from '../../contract/responses.cjs';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const load = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as IDataObject;
 
 /** resource.operation of every operation that offers the output choice. */
-const withOutputModes = (() => {
-	const pairs = new Set<string>();
-	for (const p of new FinVerify().description.properties) {
-		if (p.name !== 'outputMode') continue;
-		const show = p.displayOptions?.show ?? {};
-		for (const r of (show.resource as string[]) ?? [])
-			for (const o of (show.operation as string[]) ?? []) pairs.add(`${r}.${o}`);
-	}
-	return [...pairs].sort();
-})();
+const withOutputModes = operationsWithOutputModes();
 
 test('there is an operation list to check', () => {
 	expect(withOutputModes.length).toBeGreaterThanOrEqual(18);

@@ -44,26 +44,29 @@ export function waitForCompletionField(modes: WaitMode[], description: string): 
 	};
 }
 
-const onTimeoutOption: INodeProperties = {
-	displayName: 'On Time Limit',
-	name: 'onTimeout',
-	type: 'options',
-	default: 'error',
-	options: [
-		{
-			name: 'Fail',
-			value: 'error',
-			description:
-				'An error naming the last known status (with callbacks: an error item, see the docs)',
-		},
-		{
-			name: 'Return Last Status',
-			value: 'returnLastStatus',
-			description: 'Output the last known status with timedOut set to true',
-		},
-	],
-	description: 'What happens when no final status arrived within the time limit',
-};
+/**
+ * On Time Limit, the same option (name and values) for the start operations' Wait for Completion and
+ * the status operations' Wait for a Final Status; `failDescription` says what Fail does there.
+ */
+export function onTimeoutOption(
+	failDescription = 'An error naming the last known status',
+): INodeProperties {
+	return {
+		displayName: 'On Time Limit',
+		name: 'onTimeout',
+		type: 'options',
+		default: 'error',
+		options: [
+			{ name: 'Fail', value: 'error', description: failDescription },
+			{
+				name: 'Return Last Status',
+				value: 'returnLastStatus',
+				description: 'Output the last known status with timedOut set to true',
+			},
+		],
+		description: 'What happens when no final status arrived within the time limit',
+	};
+}
 
 /**
  * The options of a waiting start operation; `fetchResults` only where there are results to fetch.
@@ -72,9 +75,9 @@ export function completionOptionsField(options: { fetchResults: boolean }): INod
 	const callbackOnly = { show: { '/waitForCompletion': ['callback'] } };
 	const pollOnly = { show: { '/waitForCompletion': ['poll'] } };
 	const fields: INodeProperties[] = [
-		{
-			...onTimeoutOption,
-		},
+		onTimeoutOption(
+			'An error naming the last known status (with callbacks: an error item, see the docs)',
+		),
 		{
 			displayName: 'Poll Interval (Seconds)',
 			name: 'pollInterval',

@@ -11,6 +11,7 @@ import {
 	MAX_TIME_LIMIT_SECONDS,
 	MIN_POLL_INTERVAL_SECONDS,
 } from '../../helpers/polling';
+import { onTimeoutOption } from './fields';
 import { pollToFinal } from './poll';
 import { isNormalizedOutput } from '../common.descriptions';
 
@@ -37,25 +38,7 @@ export const waitOptionsField: INodeProperties = {
 	default: {},
 	displayOptions: { show: { waitForFinalStatus: [true] } },
 	options: [
-		{
-			displayName: 'On Time Limit',
-			name: 'onTimeout',
-			type: 'options',
-			default: 'error',
-			options: [
-				{
-					name: 'Fail',
-					value: 'error',
-					description: 'Stop with an error that names the last status seen',
-				},
-				{
-					name: 'Return Last Status',
-					value: 'returnLastStatus',
-					description: 'Output the last status with timedOut set to true',
-				},
-			],
-			description: 'What to do when no final status arrived within the time limit',
-		},
+		onTimeoutOption(),
 		{
 			displayName: 'Poll Interval (Seconds)',
 			name: 'pollInterval',

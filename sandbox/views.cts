@@ -4,7 +4,7 @@ import { maskMobile } from './data/ids.cjs';
 import type { Journey } from './state/journeys.cjs';
 import type { Session } from './state/sessions.cjs';
 
-/** The journey status body of endpoint 11 in a shape. */
+/** The journey status body (operation journeyStatus) in a shape. */
 export function journeyStatusBody(j: Journey, shape: Shape) {
 	if (shape === 'reference') {
 		return {

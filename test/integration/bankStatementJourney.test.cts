@@ -1,8 +1,9 @@
 /**
- * Bank Statement Journey resource (journey init, endpoints 11-13) through n8n-core's real engine against the
- * sandbox, in both response shapes: simplified and raw output, one stable status vocabulary, statement
- * transactions as items, the statement PDFs as binaries, waiting for a final status, input validation
- * (nothing sent), and the service's error codes.
+ * Bank Statement Journey resource (journeyInit, journeyStatus, journeyStatementResult,
+ * journeyAnalysisJson) through n8n-core's real engine against the sandbox, in both response shapes:
+ * simplified and raw output, one stable status vocabulary, statement transactions as items, the
+ * statement PDFs as binaries, waiting for a final status, input validation (nothing sent), and the
+ * service's error codes.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -29,7 +30,9 @@ const sandboxes = {
 	reference: withSandbox({ shape: 'reference' }),
 };
 
-/** Starts a journey straight on the sandbox API (not through the node) and returns its client_id. */
+/**
+ * Starts a journey straight on the sandbox API (not through the node) and returns its client_id.
+ */
 async function initJourney(sandbox: TestSandbox, body: IDataObject = {}): Promise<string> {
 	const response = await fetch(`${sandbox.url}/api/v1/services/aa-bsa-journey/init`, {
 		method: 'POST',
@@ -559,7 +562,8 @@ describe('both shapes give the same simplified figures for the same account hold
 				]),
 			}));
 		expect(view(sample)).toEqual(view(reference));
-		// where the sample shape's mode could be read from the description, it agrees with the reference mode
+		// where the sample shape's mode could be read from the description, it agrees with the reference
+		// mode
 		const modes = (json: IDataObject) =>
 			(json.accounts as IDataObject[]).flatMap((a) =>
 				(a.transactions as IDataObject[]).map((t) => t.mode),

@@ -1,7 +1,8 @@
 /**
- * Collection Session (endpoint 14) through n8n-core's real engine against the sandbox: the session is
- * created with the refresh-token cookie and the hosted link is e-mailed (sandbox outbox); simplified and
- * raw output; every field checked before sending; a wrong refresh token surfaces the API's 401.
+ * Collection Session (operation collectionSessionCreate) through n8n-core's real engine against the
+ * sandbox: the session is created with the refresh-token cookie and the hosted link is e-mailed
+ * (sandbox outbox); simplified and raw output; every field checked before sending; a wrong refresh
+ * token surfaces the API's 401.
  */
 
 import { withParameters } from '../harness/index.cjs';

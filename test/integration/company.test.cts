@@ -1,7 +1,8 @@
 /**
- * Company resource (endpoints 3-6) through n8n-core's real engine against the sandbox, in both response
- * shapes: simplified and raw output, the resource locators (typed and picked from the live list search),
- * search results as items, the report PDF, the sandbox's not-found inputs, and input validation.
+ * Company resource (cinLookup, llpinLookup, panLookup, companyAutocomplete) through n8n-core's real
+ * engine against the sandbox, in both response shapes: simplified and raw output, the resource
+ * locators (typed and picked from the live list search), search results as items, the report PDF,
+ * the sandbox's not-found inputs, and input validation.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 import { LoadOptionsContext, ExecutionLifecycleHooks } from 'n8n-core';
@@ -14,7 +15,10 @@ const fixture = fixtures('company');
 const CIN = 'L17110MH1973PLC019786';
 const ISO_DATE = expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/);
 
-/** Calls a listSearch method of the node in n8n-core's real LoadOptionsContext (what the editor does). */
+/**
+ * Calls a listSearch method of the node in n8n-core's real LoadOptionsContext (what the editor
+ * does).
+ */
 async function listSearch(
 	engine: Engine,
 	wf: WorkflowJson,

@@ -1,7 +1,8 @@
 /**
- * Credit Report resource (endpoints 1 and 2) through n8n-core's real engine against the sandbox, in both
- * response shapes: simplified and raw output, split items, binary files, the sandbox's magic inputs, and
- * input validation that stops a request from ever leaving.
+ * Credit Report resource (operations multiBureauFetch and commercialReportFetch) through n8n-core's
+ * real engine against the sandbox, in both response shapes: simplified and raw output, split items,
+ * binary files, the sandbox's magic inputs, and input validation that stops a request from ever
+ * leaving.
  */
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 

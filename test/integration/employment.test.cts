@@ -1,7 +1,7 @@
 /**
- * Employment resource (endpoints 7 and 8) through n8n-core's real engine against the sandbox, in both
- * response shapes: simplified and raw output, partial answers flagged (not failed), the EPFO magic
- * numbers' error codes, and mobile number validation.
+ * Employment resource (operations epfoFetch and epfoCrifFetch) through n8n-core's real engine
+ * against the sandbox, in both response shapes: simplified and raw output, partial answers flagged
+ * (not failed), the EPFO magic numbers' error codes, and mobile number validation.
  */
 import type { IDataObject } from 'n8n-workflow';
 

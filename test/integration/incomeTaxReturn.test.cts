@@ -1,8 +1,8 @@
 /**
- * Income Tax Return resource (ITR analyze/status, endpoints 9 and 10, OTP confirmation) through n8n-core's
- * real engine against the sandbox, in both response shapes: simplified and raw output, filings as items,
- * filed-return documents as binaries, waiting for the analysis, passwords that never come back, input
- * validation (nothing sent) and the service's error codes.
+ * Income Tax Return resource (itrAnalyze, itrStatus, itrData, itrForgetPassword, itrSubmitOtp)
+ * through n8n-core's real engine against the sandbox, in both response shapes: simplified and raw
+ * output, filings as items, filed-return documents as binaries, waiting for the analysis, passwords
+ * that never come back, input validation (nothing sent) and the service's error codes.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -350,8 +350,8 @@ describe.each(SHAPES)('Income Tax Return, %s shape', (shape) => {
 		test('weak password: WEAK_PASSWORD, and the error does not repeat the password', async () => {
 			const result = await run(fixture('resetPortalPassword.weakPassword'));
 			expectApiError(result, 'WEAK_PASSWORD', '422');
-			// what n8n shows of an error: message, description, the error body and its messages (the node's own
-			// parameters travel with any error, as they do with the workflow)
+			// what n8n shows of an error: message, description, the error body and its messages (the node's
+			// own parameters travel with any error, as they do with the workflow)
 			const error = result.error as unknown as { errorResponse?: unknown; messages?: string[] };
 			const shown = JSON.stringify({
 				m: result.error?.message,

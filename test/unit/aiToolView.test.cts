@@ -108,7 +108,7 @@ const TOOL_TEXT: Record<string, RegExp[]> = {
 	'company.getByCin': [/company/, /\bCIN\b/, /\bLLPIN\b/],
 	'company.getEntityByPan': [/company or other registered entity/, /\bPAN\b/],
 	'company.getLlpByLlpin': [/\bLLP\b/, /\bLLPIN\b/],
-	'company.searchByName': [/^Search/, /companies and LLPs/, /by name/],
+	'company.searchByName': [/^Search/, /company or LLP/, /by name/],
 	'creditReport.getCommercialReport': [/commercial credit report/, /business/, /\bPAN\b/],
 	'creditReport.getMultiBureauReport': [/credit reports/, /person/, /several bureaus/],
 	'employment.getEpfoRecord': [/EPFO employment record/, /mobile number/],

@@ -37,7 +37,7 @@ export const description: INodeProperties[] = [
 				name: 'Search by Name',
 				value: 'searchByName',
 				description: 'Find companies and LLPs by full or partial name, one item per match',
-				action: 'Search companies and LLPs by name',
+				action: 'Search for a company or LLP by name',
 			},
 		],
 		default: 'getByCin',

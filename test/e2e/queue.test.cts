@@ -384,13 +384,23 @@ test(`published trigger behind the webhook processor: ${LOAD.deliveries} signed 
 	// spread in between; at most LOAD.inFlight requests open at any time
 	const tasks: { i: number; forged: boolean; copies: number }[] = [];
 	for (let i = 0; i < LOAD.deliveries; i++) {
-		tasks.push({ i, forged: false, copies: twice.has(i) ? 2 : 1 });
+		if (i > 0) tasks.push({ i, forged: false, copies: twice.has(i) ? 2 : 1 });
 		if (i % Math.ceil(LOAD.deliveries / LOAD.forged) === 0)
 			tasks.push({ i, forged: true, copies: 1 });
 	}
 	let open = 0;
 	const waiters: (() => void)[] = [];
 	const t0 = Date.now();
+	// Delivery 0 goes first, alone, and its execution finishes before the load: n8n's Remove Duplicates node
+	// creates its store (one processed_data row) in the first execution, and executions of two workers racing
+	// to create it fail in that node with "duplicate key value violates unique constraint" (n8n's race, not the
+	// trigger's: seen 1 in 1,000 under load, in an early execution). Once the row exists, updates do not race.
+	results.push(await send(0, false));
+	await waitFor(
+		async () =>
+			(await stack.executions(LOAD_WORKFLOW_ID)).some((e) => e.status === 'success') || undefined,
+		{ timeoutMs: 60_000, intervalMs: 500, what: 'the first delivery to be processed' },
+	);
 	const pending: Promise<void>[] = [];
 	for (const t of tasks) {
 		while (open + t.copies > LOAD.inFlight) await new Promise<void>((r) => waiters.push(r));

@@ -12,7 +12,15 @@
 import { createHmac } from 'node:crypto';
 
 import { QueueStack } from './helpers/queue.cjs';
-import { CREDENTIAL, log, NODE_TYPES, sleep, waitFor, type Workflow } from './helpers/stack.cjs';
+import {
+	CREDENTIAL,
+	log,
+	NODE_TYPES,
+	sleep,
+	waitFor,
+	waitForWebhook,
+	type Workflow,
+} from './helpers/stack.cjs';
 
 jest.setTimeout(600_000);
 
@@ -148,19 +156,9 @@ beforeAll(async () => {
 	await stack.start(2);
 	const journeyWebhook = journeyTrigger.nodes.find((n) => n.type === NODE_TYPES.trigger)?.webhookId;
 	for (const id of [LOAD_WEBHOOK_ID, journeyWebhook])
-		await waitFor(
-			async () => {
-				const r = await fetch(triggerUrl(id), {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: '{}',
-				});
-				return r.status === 401 ? true : undefined;
-			},
-			{
-				timeoutMs: 120_000,
-				what: `the webhook ${id} to be active on the webhook processor\n${stack.tail('webhook')}`,
-			},
+		await waitForWebhook(
+			triggerUrl(id),
+			() => `the webhook ${id} to be active on the webhook processor\n${stack.tail('webhook')}`,
 		);
 	figure(
 		'suite set-up (packages, PostgreSQL, Redis, import, 4 n8n processes)',

@@ -8,7 +8,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 
 import { Figures } from '../integration/reliability/figures.cjs';
-import { N8nStack, NODE_TYPES, waitFor, type Workflow } from './helpers/stack.cjs';
+import { N8nStack, NODE_TYPES, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
 
 // 1,000 + 1,000 by default (the issue's load); FINVERIFY_RELIABILITY_LOAD=n sends n + n for a quicker run
 const LOAD = Number(process.env.FINVERIFY_RELIABILITY_LOAD) || 1000;
@@ -77,19 +77,8 @@ beforeAll(async () => {
 	await stack.publish(load.id);
 	await stack.publish(pattern.id);
 	await stack.start();
-	for (const wf of [load, pattern]) {
-		await waitFor(
-			async () => {
-				const r = await fetch(webhookUrl(wf), {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: '{}',
-				});
-				return r.status === 401 ? true : undefined;
-			},
-			{ timeoutMs: 120_000, what: `the webhook of "${wf.name}" to be active` },
-		);
-	}
+	for (const wf of [load, pattern])
+		await waitForWebhook(webhookUrl(wf), `the webhook of "${wf.name}" to be active`);
 });
 afterAll(async () => {
 	figures.print();

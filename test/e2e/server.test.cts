@@ -14,6 +14,7 @@ import {
 	sandboxApi,
 	sleep,
 	waitFor,
+	waitForWebhook,
 	type Workflow,
 } from './helpers/stack.cjs';
 
@@ -51,19 +52,11 @@ beforeAll(async () => {
 	await stack.start();
 	// published workflows are activated in the background after start: wait until both webhooks answer
 	// (401: the trigger ran and refused the unsigned request; 404 while the webhook is not registered yet)
-	for (const wf of [allStatuses, journeyTrigger]) {
-		await waitFor(
-			async () => {
-				const r = await fetch(webhookUrl(wf), {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: '{}',
-				});
-				return r.status === 401 ? true : undefined;
-			},
-			{ timeoutMs: 120_000, what: `the webhook of "${wf.name}" to be active\n${stack.logTail()}` },
+	for (const wf of [allStatuses, journeyTrigger])
+		await waitForWebhook(
+			webhookUrl(wf),
+			() => `the webhook of "${wf.name}" to be active\n${stack.logTail()}`,
 		);
-	}
 }, 900_000);
 
 afterAll(async () => {

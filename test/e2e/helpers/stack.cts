@@ -526,6 +526,24 @@ export async function waitFor<T>(
 	);
 }
 
+/**
+ * Wait until a published trigger's webhook is registered: an unsigned POST is answered 401 (the trigger ran
+ * and refused it) instead of 404 (published workflows are activated in the background after start).
+ */
+export async function waitForWebhook(url: string, what: string | (() => string)): Promise<void> {
+	await waitFor(
+		async () => {
+			const r = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			});
+			return r.status === 401 ? true : undefined;
+		},
+		{ timeoutMs: 120_000, what },
+	);
+}
+
 /** Call the sandbox API with the default sandbox key (what an API client outside n8n would do). */
 export async function sandboxApi(
 	sandboxUrl: string,

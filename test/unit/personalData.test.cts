@@ -83,6 +83,15 @@ test('e-mail: first letter and domain kept, every address in the text', () => {
 	expect(maskEmail('not an address')).toBe('not an address');
 });
 
+test('Masked: a PAN inside any other text is masked too; Full leaves it', () => {
+	const json = { reportLink: 'http://x/files/cibil/ABCDE1234F.pdf', requestId: 'REQABCDE1234FX' };
+	expect(maskPersonalData(json, 'masked')).toEqual({
+		reportLink: 'http://x/files/cibil/XXXXXX234F.pdf',
+		requestId: 'REQABCDE1234FX',
+	});
+	expect(maskPersonalData(json, 'full')).toEqual(json);
+});
+
 test('date of birth: the year is kept', () => {
 	expect(maskDateOfBirth('1990-05-14')).toBe('1990-XX-XX');
 	expect(maskDateOfBirth('14/05/1990')).toBe('XX/XX/1990');

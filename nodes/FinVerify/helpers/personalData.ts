@@ -14,6 +14,8 @@ import type { IDataObject } from 'n8n-workflow';
  *   kept.
  * - Date of birth: the year is kept, the day and month become `X`.
  *
+ * Under Masked, a PAN is also masked wherever else it appears in a text (a report link that names it).
+ *
  * Values without a digit (a status such as `aadhaar_status: "linked"`, an empty string) are not
  * identifiers and stay as they are; so do values of 4 digits or fewer (a type code) and booleans.
  */
@@ -96,6 +98,16 @@ export function maskDateOfBirth(value: string): string {
 		.join('');
 }
 
+/** A PAN's form: 5 letters, 4 digits, 1 letter, standing alone (not inside a longer word). */
+const PAN_IN_TEXT = /(?<![A-Za-z0-9])[A-Za-z]{5}[0-9]{4}[A-Za-z](?![A-Za-z0-9])/g;
+
+/**
+ * Every PAN in a text that is not a PAN field (a report link that names the PAN, a message), masked
+ * like a PAN field. Its form is distinctive enough to find in any text; other numbers are not.
+ */
+export const maskPansInText = (value: string): string =>
+	value.replace(PAN_IN_TEXT, (pan) => maskAllButLast4(pan));
+
 function maskScalar(kind: PersonalDataKind, value: string): string {
 	if (kind === 'email') return maskEmail(value);
 	if (kind === 'dateOfBirth') return maskDateOfBirth(value);
@@ -123,7 +135,8 @@ function maskValue(
 		}
 		return masked;
 	}
-	if (!kind || !isMasked(kind, choice)) return value;
+	if (!kind || !isMasked(kind, choice))
+		return typeof value === 'string' && choice === 'masked' ? maskPansInText(value) : value;
 	if (typeof value === 'string') return maskScalar(kind, value);
 	// a number with more than 4 digits is an identifier written as a number (a mobile number)
 	if (typeof value === 'number' && Number.isInteger(value) && Math.abs(value) >= 10 ** KEEP)

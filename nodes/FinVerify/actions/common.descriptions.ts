@@ -306,7 +306,9 @@ export const outputField: INodeProperties = {
 				'The answer exactly as the service sent it: personal data is not masked, Aadhaar included',
 		},
 	],
-	description: 'How much of the answer to return, and in which form',
+	description:
+		'How much of the answer to return, and in which form. Simplified and Normalized mask personal ' +
+		'data (see Personal Data in Output); Raw does not.',
 	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 };
 
@@ -344,29 +346,11 @@ export const personalDataField: INodeProperties = {
 	},
 };
 
-/** Shown with Output: Raw, which passes the service's answer on as it is. */
-export const rawPersonalDataNotice: INodeProperties = {
-	displayName:
-		'Raw output is not masked: PAN, Aadhaar, mobile and account numbers appear as the service sent ' +
-		'them, in the output and in saved executions',
-	name: 'rawPersonalDataNotice',
-	type: 'notice',
-	default: '',
-	displayOptions: {
-		show: { '@version': [{ _cnd: { gte: 2 } }], '/outputMode': ['raw'] },
-	},
-};
-
 /**
  * The output choice of every operation that returns records: Simplify in version 1, Output from 2,
  * with how personal data appears.
  */
-export const outputModeFields: INodeProperties[] = [
-	simplifyField,
-	outputField,
-	personalDataField,
-	rawPersonalDataNotice,
-];
+export const outputModeFields: INodeProperties[] = [simplifyField, outputField, personalDataField];
 
 /**
  * displayOptions of fields that only shape the Simplified/Normalized output (hidden for the raw

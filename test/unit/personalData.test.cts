@@ -3,6 +3,7 @@
  * how each kind is masked, that Aadhaar is masked under Full too, and that nothing else changes.
  */
 import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	kindOfKey,
@@ -183,10 +184,7 @@ test('property: no 12-digit Aadhaar and no PAN survives masking, whatever the ke
 	fc.assert(
 		fc.property(aadhaar, pan, aadhaarKey, panKey, path, (a, p, ak, pk, keys) => {
 			const leaf = { [ak]: a, [pk]: [p] };
-			const nested = keys.reduceRight<Record<string, unknown>>(
-				(inner, key) => ({ [key]: inner }),
-				leaf,
-			);
+			const nested = keys.reduceRight<IDataObject>((inner, key) => ({ [key]: inner }), leaf);
 			const text = JSON.stringify(maskPersonalData(nested, 'masked'));
 			expect(text).not.toContain(a);
 			expect(text).not.toContain(p);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { startSandbox, type SandboxOptions } from './server.cjs';
 
-const USAGE = `Usage: finverify-sandbox [--host <address>] [--port <port>] [--public-url <url>]
+const USAGE = `Usage: npx n8n-nodes-finverify-sandbox [--host <address>] [--port <port>] [--public-url <url>]
 
 A local simulator of the FinVerify service for the n8n-nodes-finverify package (synthetic data).
 

@@ -40,8 +40,20 @@ const compact = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
 /** Words that end in "pan" and are not a PAN. */
 const NOT_PAN = ['span', 'japan', 'expan'];
 
+/** Keys already classified (a statement repeats the same few keys thousands of times); bounded. */
+const known = new Map<string, PersonalDataKind | null>();
+const KNOWN_MAX = 5000;
+
 /** What kind of personal data a key names, or undefined. A bureau's `*-VARIATIONS` counts as its field. */
 export function kindOfKey(key: string): PersonalDataKind | undefined {
+	const cached = known.get(key);
+	if (cached !== undefined) return cached ?? undefined;
+	const kind = classifyKey(key);
+	if (known.size < KNOWN_MAX) known.set(key, kind ?? null);
+	return kind;
+}
+
+function classifyKey(key: string): PersonalDataKind | undefined {
 	const k = compact(key).replace(/variations?$/, '');
 	if (k === '') return undefined;
 	if (k.includes('aadhaar') || k.includes('aadhar') || k === 'uid') return 'aadhaar';
@@ -64,7 +76,7 @@ export function kindOfKey(key: string): PersonalDataKind | undefined {
 }
 
 /** Keys under a personal field that hold a date of the record (when it was reported), not the data. */
-const isRecordDateKey = (key: string) => /date|time|reported/.test(compact(key));
+const isRecordDateKey = (key: string) => /date|time|reported/i.test(key);
 
 /** All but the last 4 letters and digits become X (values without a digit are left as they are). */
 export function maskAllButLast4(value: string): string {

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { DownloadSwitch } from '../helpers/documents';
 import type { PersonalDataChoice } from '../helpers/personalData';
+import { maskPersonalData } from '../helpers/personalData';
 import type { FieldContext } from '../helpers/validation';
 import {
 	assertConsent,
@@ -360,27 +361,58 @@ export const normalizedOutputOnly: NonNullable<INodeProperties['displayOptions']
 	hide: { '/simplify': [false], '/outputMode': ['raw'] },
 };
 
-/** The output mode of an item: version 1's Simplify means Normalized (on) or Raw (off). */
-export function outputMode(context: IExecuteFunctions, itemIndex: number): OutputMode {
-	if (context.getNode().typeVersion < 2) {
-		return context.getNodeParameter('simplify', itemIndex, true) === false ? 'raw' : 'normalized';
-	}
-	const mode = context.getNodeParameter('outputMode', itemIndex, 'simplified');
+/**
+ * How the output fields of one item are read: by the execute context (per item) or, when a waiting
+ * execution resumes, by the webhook context (one set of parameters).
+ */
+export interface OutputParameters {
+	typeVersion: number;
+	read(name: string, fallback: unknown): unknown;
+}
+
+const itemParameters = (context: IExecuteFunctions, itemIndex: number): OutputParameters => ({
+	typeVersion: context.getNode().typeVersion,
+	read: (name, fallback) => context.getNodeParameter(name, itemIndex, fallback),
+});
+
+/** The output mode: version 1's Simplify means Normalized (on) or Raw (off). */
+export function outputModeOf(parameters: OutputParameters): OutputMode {
+	if (parameters.typeVersion < 2)
+		return parameters.read('simplify', true) === false ? 'raw' : 'normalized';
+	const mode = parameters.read('outputMode', 'simplified');
 	return mode === 'raw' || mode === 'normalized' ? mode : 'simplified';
 }
+
+/** The output mode of an item. */
+export const outputMode = (context: IExecuteFunctions, itemIndex: number): OutputMode =>
+	outputModeOf(itemParameters(context, itemIndex));
 
 /**
  * The Personal Data in Output choice of an item (version 1, which has no such field: Full, so saved
  * workflows keep their output; Aadhaar is masked in every version).
  */
-export function personalDataChoice(
+export function personalDataChoiceOf(parameters: OutputParameters): PersonalDataChoice {
+	if (parameters.typeVersion < 2) return 'full';
+	return parameters.read('personalData', 'masked') === 'full' ? 'full' : 'masked';
+}
+
+/** The Personal Data in Output choice of an item. */
+export const personalDataChoice = (
 	context: IExecuteFunctions,
 	itemIndex: number,
-): PersonalDataChoice {
-	if (context.getNode().typeVersion < 2) return 'full';
-	return context.getNodeParameter('personalData', itemIndex, 'masked') === 'full'
-		? 'full'
-		: 'masked';
+): PersonalDataChoice => personalDataChoiceOf(itemParameters(context, itemIndex));
+
+/**
+ * The json as output: personal data masked under the choice, in every mode but Raw (what the router
+ * does after an operation, and a waiting node when its execution resumes).
+ */
+export function withPersonalDataMasked(
+	json: IDataObject,
+	parameters: OutputParameters,
+): IDataObject {
+	return outputModeOf(parameters) === 'raw'
+		? json
+		: maskPersonalData(json, personalDataChoiceOf(parameters));
 }
 
 /**

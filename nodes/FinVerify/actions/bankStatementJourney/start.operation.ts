@@ -66,6 +66,8 @@ const properties: INodeProperties[] = [
 		name: 'consentType',
 		type: 'options',
 		default: 'loanUnderwriting',
+		// the service's own spelling (loan_underwriting) from an expression is accepted too
+		allowArbitraryValues: true,
 		options: [
 			{
 				name: 'Loan Monitoring',
@@ -78,7 +80,9 @@ const properties: INodeProperties[] = [
 				description: 'One-time look at the statements to decide on a loan',
 			},
 		],
-		description: 'Purpose of the data request, shown to the account holder on the consent screen',
+		description:
+			'Purpose of the data request, shown to the account holder on the consent screen. From an ' +
+			"expression, the service's spelling is accepted too (loan_underwriting, loan_monitoring).",
 	},
 	waitForCompletionField(
 		['no', 'callback', 'poll'],

@@ -10,6 +10,7 @@ import { createHmac } from 'node:crypto';
 
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { checkNodeOutput } from '../contract/outputSchemas.cjs';
 import {
 	CREDENTIAL_REF,
 	Engine,
@@ -126,6 +127,16 @@ const sessionInTwoSteps = (items?: IDataObject[]) =>
 		items,
 	);
 
+/**
+ * The output of a Wait node against the schema shipped for its operation (the same items on versions 1
+ * and 2: the operation has no Output choice).
+ */
+function checkSchema(wf: WorkflowJson, name: string, items: IDataObject[]) {
+	const node = wf.nodes.find((n) => n.name === name) as INode;
+	checkNodeOutput(node, items);
+	checkNodeOutput({ ...node, typeVersion: 1 }, items);
+}
+
 interface Delivery {
 	url: string;
 	subject: string;
@@ -175,7 +186,8 @@ async function submitForm(
 
 describe('Start Journey → (send the link) → Wait for Journey', () => {
 	test('the link is in the output before the wait; the customer consents on the page; the execution resumes once', async () => {
-		const first = await waiting.run(journeyInTwoSteps());
+		const wf = journeyInTwoSteps();
+		const first = await waiting.run(wf);
 		expect(first.error).toBeUndefined();
 		const id = first.executionId;
 		expect(waiting.status(id)).toBe('waiting');
@@ -220,6 +232,7 @@ describe('Start Journey → (send the link) → Wait for Journey', () => {
 			timedOut: false,
 		});
 		expect((done.callback as IDataObject).client_id).toBe(clientId);
+		checkSchema(wf, 'Wait for Journey', [done]);
 		expect(await sandbox.control.requests('aa-bsa-journey/status')).toHaveLength(1);
 	});
 
@@ -282,26 +295,25 @@ describe('Start Journey → (send the link) → Wait for Journey', () => {
 		await waiting.timeOut(id);
 		// a second execution waits for the same journey after it ended: one lookup, no wait
 		await sandbox.control.advanceJourney(clientId, 'consent_denied');
-		const again = await waiting.run(
-			twoSteps(
-				{
-					name: 'Start Journey',
-					parameters: {
-						resource: 'bankStatementJourney',
-						operation: 'getStatus',
-						clientId,
-					},
+		const statusThenWait = twoSteps(
+			{
+				name: 'Start Journey',
+				parameters: {
+					resource: 'bankStatementJourney',
+					operation: 'getStatus',
+					clientId,
 				},
-				{
-					name: 'Wait for Journey',
-					parameters: {
-						resource: 'bankStatementJourney',
-						operation: 'wait',
-						clientId: '={{ $json.clientId }}',
-					},
+			},
+			{
+				name: 'Wait for Journey',
+				parameters: {
+					resource: 'bankStatementJourney',
+					operation: 'wait',
+					clientId: '={{ $json.clientId }}',
 				},
-			),
+			},
 		);
+		const again = await waiting.run(statusThenWait);
 		expect(again.error).toBeUndefined();
 		expect(waiting.status(again.executionId)).toBe('success');
 		expect(again.json('Wait for Journey')[0]).toMatchObject({
@@ -311,6 +323,7 @@ describe('Start Journey → (send the link) → Wait for Journey', () => {
 			isSuccessful: false,
 			timedOut: false,
 		});
+		checkSchema(statusThenWait, 'Wait for Journey', again.json('Wait for Journey'));
 	});
 
 	test('without the Webhook Signing Secret it stops before waiting, naming the secret', async () => {
@@ -323,7 +336,8 @@ describe('Start Journey → (send the link) → Wait for Journey', () => {
 
 describe('Create Session → (send the link) → Wait for Session', () => {
 	test('the hosted link is in the output before the wait; the recipient submits; the execution resumes once', async () => {
-		const first = await waiting.run(sessionInTwoSteps());
+		const wf = sessionInTwoSteps();
+		const first = await waiting.run(wf);
 		expect(first.error).toBeUndefined();
 		const id = first.executionId;
 		expect(waiting.status(id)).toBe('waiting');
@@ -350,6 +364,7 @@ describe('Create Session → (send the link) → Wait for Session', () => {
 			timedOut: false,
 		});
 		expect(JSON.stringify(done.callback)).toContain('ABCDE1234F');
+		checkSchema(wf, 'Wait for Session', [done]);
 	});
 
 	test('the time limit passes: the session is output as an error item naming it', async () => {
@@ -361,5 +376,23 @@ describe('Create Session → (send the link) → Wait for Session', () => {
 		expect(String(item.error)).toBe(
 			`Session ${sessionId} did not reach a final status within 1 day (last known status: unknown)`,
 		);
+	});
+
+	test('the time limit passes with Return Last Status: the session is output with timedOut', async () => {
+		const wf = sessionInTwoSteps();
+		const waitNode = wf.nodes.find((n) => n.name === 'Wait for Session') as INode;
+		waitNode.parameters.waitOptions = {
+			onTimeout: 'returnLastStatus',
+			waitAmount: 2,
+			waitUnit: 'hours',
+		};
+		const first = await waiting.run(wf);
+		const id = first.executionId;
+		const untilMs = waiting.waitTill(id)!.getTime() - Date.now();
+		expect(untilMs).toBeGreaterThan(1.9 * 3600_000);
+		const sessionId = String(first.json('Create Session')[0].sessionId);
+		const [item] = (await waiting.timeOut(id)).json('Wait for Session');
+		expect(item).toMatchObject({ sessionId, status: null, isFinal: false, timedOut: true });
+		checkSchema(wf, 'Wait for Session', [item]);
 	});
 });

@@ -9,8 +9,11 @@ import { SANDBOX_BASE_URL } from './constants';
  * against it input by input (test/integration/credential.test.cts).
  */
 
-/** Whitespace inside the value, control characters (CR, LF, tab, NUL…) and backslashes. */
-const FORBIDDEN_CHARACTER = /[\u0000-\u0020\u007f\\]/;
+/**
+ * Anything but printable ASCII without the backslash: spaces, control characters (CR, LF, tab, NUL…),
+ * DEL, backslashes and non-ASCII letters.
+ */
+const FORBIDDEN_CHARACTER = /[^!-[\]-~]/;
 /** A scheme the user typed ("ftp://…", "https://…"). */
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 /** scheme, authority, path, ?query, #fragment */
@@ -50,7 +53,8 @@ export function checkBaseUrl(raw: unknown): BaseUrlCheck {
 	if (text === '') return refuse('The Base URL is empty.');
 	if (FORBIDDEN_CHARACTER.test(text))
 		return refuse(
-			'The Base URL contains a space, line break, tab, other control character or backslash.',
+			'The Base URL contains a space, line break, tab, other control character, backslash or ' +
+				'non-ASCII character (write an international host name in its xn-- form).',
 		);
 	const parts = PARTS.exec(HAS_SCHEME.test(text) ? text : `https://${text}`);
 	if (!parts) return refuse('The Base URL is not an address like https://api.example.com.');

@@ -221,6 +221,7 @@ describe('Base URL tricks: refused by the node and by Test, nothing sent', () =>
 		['?q=1', () => `${legit.url}?q=1`, /query/],
 		['#frag', () => `${legit.url}#frag`, /fragment/],
 		['a backslash', () => `http://${host(other)}\\@${host(legit)}`, /backslash/],
+		['a non-ASCII letter', () => 'https://exämple.com', /non-ASCII/],
 		['ftp://', () => `ftp://${host(legit)}`, /https:\/\/ or http:\/\//],
 		[
 			'a wrong API path (…/api/v1/service)',

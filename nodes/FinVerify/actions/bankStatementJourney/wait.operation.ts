@@ -27,7 +27,7 @@ const properties: INodeProperties[] = [
 		...journeyClientIdField,
 		hint: 'Start Journey must have Webhook URL {{ $execution.resumeUrl }}; send its journeyUrl before this node',
 		description:
-			"The client_id returned by Start Journey in this execution, e.g. {{ $('Start Journey').item.json.clientId }}",
+			'The clientId that Start Journey (Webhook URL: the resume URL) returned earlier in this execution',
 	},
 	callbackWaitOptionsField({ fetchResults: true }),
 ];

@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. cs_5f2c0b7e9a1d4c3b',
 		hint: 'Create must have Callback URL {{ $execution.resumeUrl }}; send its hostedUrl before this node',
 		description:
-			"The sessionId returned by Create in this execution, e.g. {{ $('Create Session').item.json.sessionId }}",
+			'The sessionId that Create (Callback URL: the resume URL) returned earlier in this execution',
 	},
 	callbackWaitOptionsField({ fetchResults: false }),
 ];

@@ -131,8 +131,8 @@ export class FinVerifyApi implements ICredentialType {
 				'Test looks up a journey that cannot exist, which costs nothing. A key without the bank ' +
 				'statement journey permission still passes: the service accepted it. ECONNREFUSED, ENOTFOUND ' +
 				'or ETIMEDOUT mean n8n could not reach the address: check the URL and that the service runs. ' +
-				'Invalid URL means the Base URL was refused before anything was sent; a FinVerify node run ' +
-				'with this credential names the reason.',
+				'ERR_INVALID_URL (or Invalid URL) means the Base URL was refused before anything was sent; a ' +
+				'FinVerify node run with this credential names the reason.',
 			name: 'testNotice',
 			type: 'notice',
 			default: '',

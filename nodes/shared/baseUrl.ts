@@ -87,7 +87,7 @@ const source = (pattern: RegExp) => `/${pattern.source}/${pattern.flags}`;
 /**
  * `checkBaseUrl` for the credential's Test request, as an n8n expression over `$credentials`: the
  * same patterns in the same order, giving the checked address or an empty one. With an empty base
- * address the Test sends nothing and n8n reports "Invalid URL".
+ * address the Test sends nothing and n8n reports ERR_INVALID_URL.
  */
 export const BASE_URL_TEST_EXPRESSION =
 	'={{ (raw => { ' +

@@ -311,6 +311,37 @@ test('credential test (POST /rest/credentials/test): OK for the sandbox credenti
 	expect(checks.slice(-2).map((r) => r.status)).toEqual([404, 401]);
 });
 
+test('credential test in the real app: a Base URL that would send the key elsewhere or to a wrong path sends nothing and fails', async () => {
+	const stored = await stack.rest<{
+		data: { data: Record<string, string>; type: string; name: string };
+	}>('GET', '/rest/credentials/finVerifySandbox?includeData=true');
+	const sandboxHost = new URL(stack.control.url).host;
+	const before = (await stack.control.requests()).length;
+	for (const baseUrl of [
+		`http://${sandboxHost}\r\n@127.0.0.1:9`,
+		`http://user:pass@${sandboxHost}`,
+		`http://${sandboxHost}?q=1`,
+		`http://${sandboxHost}#frag`,
+		`http://${sandboxHost}/api/v1/service`,
+	]) {
+		const verdict = await stack.rest('POST', '/rest/credentials/test', {
+			credentials: {
+				id: 'finVerifySandbox',
+				name: stored.data.name,
+				type: 'finVerifyApi',
+				data: { ...stored.data.data, environment: 'custom', baseUrl },
+			},
+		});
+		expect({ baseUrl, ...verdict.data }).toEqual({
+			baseUrl,
+			status: 'Error',
+			// n8n's credential tester shows the code of a request that could not be built
+			message: 'ERR_INVALID_URL',
+		});
+	}
+	expect((await stack.control.requests()).length).toBe(before);
+});
+
 test('collection-session-wait: Create Session waits and is resumed by the sandbox’s callback to $execution.resumeUrl', async () => {
 	const wf = stack.example('collection-session-wait.json');
 	const execId = await stack.runManually(wf);

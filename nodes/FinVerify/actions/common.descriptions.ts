@@ -435,8 +435,8 @@ export function statusCallbackUrlField(
 		placeholder: 'e.g. https://n8n.example.com/webhook/…',
 		default: '',
 		hint:
-			`Gets ${subject} status changes, e.g. a FinVerify Trigger URL. ` +
-			'To continue here when it is done, use Wait for Completion',
+			`Gets ${subject} status changes, e.g. a FinVerify Trigger URL, or {{ $execution.resumeUrl }} ` +
+			`for Wait for ${subject === 'journey' ? 'Journey' : 'Session'}`,
 	};
 }
 

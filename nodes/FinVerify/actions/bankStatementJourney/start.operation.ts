@@ -88,7 +88,8 @@ const properties: INodeProperties[] = [
 		['no', 'callback', 'poll'],
 		'Whether to output the started journey at once or only once it is final (analysis complete, ' +
 			'consent denied, failed, expired). Waiting for callbacks needs the Webhook Signing Secret in ' +
-			'the credential; each item waits for its own journey.',
+			'the credential; each item waits for its own journey. To send the consent link yourself, ' +
+			"choose Don't Wait and add Wait for Journey after the node that sends it.",
 	),
 	completionOptionsField({ fetchResults: true }),
 	{

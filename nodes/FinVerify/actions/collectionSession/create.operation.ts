@@ -75,7 +75,8 @@ const properties: INodeProperties[] = [
 		['no', 'callback'],
 		'Whether to output the created session at once or only once the recipient completed, abandoned ' +
 			'or let it expire. Waiting for callbacks needs the Webhook Signing Secret in the credential; ' +
-			'one session per execution.',
+			"one session per execution. To send the hosted link yourself, choose Don't Wait and add Wait " +
+			'for Session after the node that sends it.',
 	),
 	{
 		...statusCallbackUrlField(

@@ -1,8 +1,9 @@
 /**
  * The real n8n app running (`n8n start`), once for this file: published FinVerify Trigger workflows receive the
  * sandbox's signed webhooks through n8n's own webhook server, forged deliveries are refused, the credential test
- * of the REST API works, a collection session created with Wait for Completion resumes its waiting execution through
- * `$execution.resumeUrl`, and
+ * of the REST API works (and sends nothing for a Base URL it refuses), a collection session created with Wait for
+ * Completion resumes its waiting execution through `$execution.resumeUrl`, a CRM's webhook call is answered with
+ * the consent link before Wait for Journey waits, and
  * no credential secret ends up in stored executions.
  */
 import { createHmac } from 'node:crypto';

@@ -8,6 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { BASE_URL_TEST_EXPRESSION } from '../nodes/shared/baseUrl';
 import { SANDBOX_BASE_URL } from '../nodes/shared/constants';
 
 export class FinVerifyApi implements ICredentialType {
@@ -59,8 +60,9 @@ export class FinVerifyApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://api.example.com',
 			description:
-				'The service address given with your API key, without /api/v1/services. Without a scheme, ' +
-				'https:// is assumed.',
+				'The service address given with your API key, e.g. https://api.example.com, without ' +
+				'/api/v1/services. Without a scheme, https:// is assumed. A user name or password (user:pass@), ' +
+				'a query (?…), a fragment (#…), spaces or line breaks are refused.',
 			displayOptions: { show: { environment: ['production', 'custom'] } },
 		},
 		{
@@ -129,7 +131,9 @@ export class FinVerifyApi implements ICredentialType {
 			displayName:
 				'Test looks up a journey that cannot exist, which costs nothing. A key without the bank ' +
 				'statement journey permission still passes: the service accepted it. ECONNREFUSED, ENOTFOUND ' +
-				'or ETIMEDOUT mean n8n could not reach the address: check the URL and that the service runs.',
+				'or ETIMEDOUT mean n8n could not reach the address: check the URL and that the service runs. ' +
+				'ERR_INVALID_URL (or Invalid URL) means the Base URL was refused before anything was sent; a ' +
+				'FinVerify node run with this credential names the reason.',
 			name: 'testNotice',
 			type: 'notice',
 			default: '',
@@ -158,13 +162,9 @@ export class FinVerifyApi implements ICredentialType {
 	// above says so).
 	test: ICredentialTestRequest = {
 		request: {
-			// the same address the node uses (transport resolveBaseUrl): sandbox default, no trailing / or
-			// API prefix
-			baseURL:
-				'={{ (u => (/^[a-z][a-z0-9+.-]*:\\/\\//i.test(u) || !u ? u : "https://" + u))(String(($credentials.environment === "sandbox" ? ($credentials.sandboxUrl || "' +
-				SANDBOX_BASE_URL +
-				'") : $credentials.baseUrl) || "").trim().replace(/\\/+$/, ' +
-				'"").replace(/\\/api\\/v1\\/services$/, "")) }}',
+			// the address the node uses, checked by the same rules (nodes/shared/baseUrl.ts); a Base URL
+			// the node would refuse gives an empty address, so nothing is sent
+			baseURL: BASE_URL_TEST_EXPRESSION,
 			skipSslCertificateValidation:
 				'={{ $credentials.environment === "custom" && $credentials.ignoreSslIssues === true }}',
 			url: '/api/v1/services/aa-bsa-journey/status',

@@ -1,5 +1,6 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import type { FinVerifyContext } from '../FinVerify/transport';
 import { apiRequest } from '../FinVerify/transport';
 
 /**
@@ -55,7 +56,7 @@ function describeFailure(error: unknown): FailureInfo {
  * so the event itself is not lost.
  */
 export async function fetchJourneyResults(
-	this: IWebhookFunctions,
+	this: FinVerifyContext,
 	clientId: string,
 ): Promise<FetchedResults> {
 	const documents = [

@@ -2,7 +2,8 @@
  * The n8n editor in Chromium, against the real app with this package installed: sign in, build the KYB chain on
  * an empty canvas and run it, open an example, open a FinVerify node (resources, operations), run the workflow
  * from the canvas and read the output, complete a hosted collection session in the browser so that the waiting
- * execution finishes, and open every shipped example to check that no node shows a parameter issue.
+ * execution finishes, see a consent link before Wait for Journey and approve it so that the execution resumes,
+ * and open every shipped example to check that no node shows a parameter issue.
  */
 import * as path from 'node:path';
 
@@ -564,6 +565,62 @@ test('collection session: the recipient submits the hosted ITR form and the wait
 	});
 });
 
+test('send the consent link, then wait: the builder sees the link before the wait, the customer consents on the sandbox page, the execution resumes once', async () => {
+	const wf = stack.example('bank-statement-journey-send-link.json');
+	await run('send-link-then-wait', async () => {
+		await openWorkflow(wf);
+		await page.getByTestId('execute-workflow-button').click();
+
+		const waiting = await waitFor(
+			async () => {
+				const [latest] = await stack.executions(wf.id);
+				return latest?.status === 'waiting' ? latest : undefined;
+			},
+			{ timeoutMs: 60_000, what: 'the execution to wait at Wait for Journey' },
+		);
+		await until('Wait for Journey to show that it waits', async () =>
+			/\bwaiting\b/.test((await canvasNode('Wait for Journey').getAttribute('class')) ?? ''),
+		);
+		// the link, as n8n stored it for the waiting execution, and as the editor shows it
+		const stored = (await stack.execution(waiting.id)).run;
+		const [started] = stored.json('Start Journey');
+		const [message] = stored.json('Send consent link');
+		const link = String(started.journeyUrl);
+		expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+		expect(message.text).toContain(link);
+		await nodeSucceeded('Send consent link').waitFor({ timeout: 60_000 });
+		await openNode('Send consent link');
+		await page.getByTestId('output-panel').getByText(link).first().waitFor();
+		await screenshot(page, 'consent-link-before-wait');
+		await closeNode();
+
+		// the customer opens the link and approves
+		const consent = await browser.context.newPage();
+		await consent.setViewportSize({ width: 1024, height: 640 });
+		await consent.goto(link);
+		await consent.getByRole('heading', { name: 'Share your bank statements' }).waitFor();
+		await consent.locator('#approve').click();
+		await consent.locator('#status').waitFor();
+
+		const done = await stack.waitForExecution(waiting.id, { timeoutMs: 90_000 });
+		expect(done.status).toBe('success');
+		expect(done.run.json('Journey outcome')[0]).toMatchObject({
+			clientId: started.clientId,
+			status: 'analysis_complete',
+			successful: true,
+			timedOut: false,
+		});
+		// resumed once: one execution of the workflow, one output item at each step
+		expect(await stack.executionCount(wf.id)).toBe(1);
+		expect(done.run.json('Wait for Journey')).toHaveLength(1);
+
+		await page.bringToFront();
+		await nodeSucceeded('Journey outcome').waitFor({ timeout: 60_000 });
+		await screenshot(page, 'consent-link-wait-complete');
+		await consent.close();
+	});
+});
+
 /** A red parameter-issue marker: on a canvas node, or next to a parameter in the node's panel. */
 interface IssueMarker {
 	node: string;
@@ -627,14 +684,19 @@ async function issueMarkers(wf: Workflow): Promise<IssueMarker[]> {
 }
 
 test('the marker check sees parameter issues: a workflow with two of them shows both', async () => {
-	// the negative case of the next test: an API value stored in place of an option (as the bank statement
-	// example once did) and a required company left empty
+	// the negative case of the next test: a value no option offers and a required company left empty; and
+	// what a CRM or the service writes into an option the run accepts (Gender F, consent type
+	// loan_underwriting) shows no marker
 	const wf = stack.fixture(ISSUES_FIXTURE);
 	await run('issue-markers-negative', async () => {
 		const markers = await issueMarkers(wf);
 		expect(markers).toEqual(
 			expect.arrayContaining([
-				{ node: 'API value in place of the option', where: 'parameters', parameter: 'consentType' },
+				{
+					node: 'Value the options do not offer',
+					where: 'parameters',
+					parameter: 'waitForCompletion',
+				},
 				{ node: 'No company chosen', where: 'parameters', parameter: 'company' },
 				{ node: 'No company chosen', where: 'canvas' },
 			]),

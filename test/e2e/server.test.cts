@@ -1,13 +1,15 @@
 /**
  * The real n8n app running (`n8n start`), once for this file: published FinVerify Trigger workflows receive the
  * sandbox's signed webhooks through n8n's own webhook server, forged deliveries are refused, the credential test
- * of the REST API works, a collection session created with Wait for Completion resumes its waiting execution through
- * `$execution.resumeUrl`, and
+ * of the REST API works (and sends nothing for a Base URL it refuses), a collection session created with Wait for
+ * Completion resumes its waiting execution through `$execution.resumeUrl`, a CRM's webhook call is answered with
+ * the consent link before Wait for Journey waits, and
  * no credential secret ends up in stored executions.
  */
 import { createHmac } from 'node:crypto';
 
 import {
+	log,
 	N8nStack,
 	NODE_TYPES,
 	SECRETS,
@@ -24,6 +26,7 @@ let stack: N8nStack;
 let allStatuses: Workflow; // fixture: FinVerify Trigger, every journey/session status → NoOp
 let journeyStart: Workflow;
 let journeyTrigger: Workflow;
+let crmRespondThenWait: Workflow;
 
 const webhookUrl = (wf: Workflow) => {
 	const node = wf.nodes.find((n) => n.type === NODE_TYPES.trigger);
@@ -46,8 +49,10 @@ beforeAll(async () => {
 	allStatuses = stack.fixture('trigger-all-statuses.workflow.json');
 	journeyStart = stack.example('bank-statement-journey-start.json');
 	journeyTrigger = stack.example('bank-statement-journey-trigger.json');
+	crmRespondThenWait = stack.example('crm-webhook-respond-then-wait.json');
 	await stack.importAll([allStatuses]);
 	await stack.publish(journeyTrigger.id);
+	await stack.publish(crmRespondThenWait.id);
 	await stack.publish(allStatuses.id);
 	await stack.start();
 	// published workflows are activated in the background after start: wait until both webhooks answer
@@ -311,6 +316,37 @@ test('credential test (POST /rest/credentials/test): OK for the sandbox credenti
 	expect(checks.slice(-2).map((r) => r.status)).toEqual([404, 401]);
 });
 
+test('credential test in the real app: a Base URL that would send the key elsewhere or to a wrong path sends nothing and fails', async () => {
+	const stored = await stack.rest<{
+		data: { data: Record<string, string>; type: string; name: string };
+	}>('GET', '/rest/credentials/finVerifySandbox?includeData=true');
+	const sandboxHost = new URL(stack.control.url).host;
+	const before = (await stack.control.requests()).length;
+	for (const baseUrl of [
+		`http://${sandboxHost}\r\n@127.0.0.1:9`,
+		`http://user:pass@${sandboxHost}`,
+		`http://${sandboxHost}?q=1`,
+		`http://${sandboxHost}#frag`,
+		`http://${sandboxHost}/api/v1/service`,
+	]) {
+		const verdict = await stack.rest('POST', '/rest/credentials/test', {
+			credentials: {
+				id: 'finVerifySandbox',
+				name: stored.data.name,
+				type: 'finVerifyApi',
+				data: { ...stored.data.data, environment: 'custom', baseUrl },
+			},
+		});
+		expect({ baseUrl, ...verdict.data }).toEqual({
+			baseUrl,
+			status: 'Error',
+			// n8n's credential tester shows the code of a request that could not be built
+			message: 'ERR_INVALID_URL',
+		});
+	}
+	expect((await stack.control.requests()).length).toBe(before);
+});
+
 test('collection-session-wait: Create Session waits and is resumed by the sandbox’s callback to $execution.resumeUrl', async () => {
 	const wf = stack.example('collection-session-wait.json');
 	const execId = await stack.runManually(wf);
@@ -356,6 +392,56 @@ test('collection-session-wait: Create Session waits and is resumed by the sandbo
 		(d) => (d.payload as { session_id?: string }).session_id === session.sessionId,
 	);
 	expect(delivery).toMatchObject({ status: 'delivered' });
+});
+
+test('crm-webhook-respond-then-wait: the CRM’s call is answered with the consent link at once, then the execution waits and resumes once on consent', async () => {
+	const url = `${stack.url}/webhook/finverify-bank-statements`;
+	const payload = { crmId: 'crm-4711', mobile: '9876543210', name: 'Priya Sharma' };
+	// a 404 while n8n is still activating the published workflow starts nothing
+	const answer = await waitFor(
+		async () => {
+			const t0 = Date.now();
+			const r = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(payload),
+			});
+			return r.status === 404 ? undefined : { r, ms: Date.now() - t0 };
+		},
+		{ timeoutMs: 60_000, what: `the webhook ${url} to be active` },
+	);
+	expect(answer.r.status).toBe(200);
+	const body = (await answer.r.json()) as { clientId: string; journeyUrl: string; status: string };
+	expect(body).toEqual({
+		clientId: expect.stringMatching(/^aa_/),
+		journeyUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+		status: 'initiated',
+	});
+	log(`the CRM's call was answered with the consent link in ${answer.ms} ms`);
+
+	const waiting = await waitFor(
+		async () => {
+			const [latest] = await stack.executions(crmRespondThenWait.id);
+			return latest?.status === 'waiting' ? latest : undefined;
+		},
+		{ timeoutMs: 30_000, what: 'the execution to wait at Wait for Journey' },
+	);
+	// the customer opens the link and approves
+	const page = await (await fetch(body.journeyUrl)).text();
+	const action = /<form method="post" action="([^"]*\/approve)"/.exec(page)?.[1];
+	expect(action).toBeDefined();
+	const approve = await fetch(new URL(action!, body.journeyUrl), {
+		method: 'POST',
+		redirect: 'manual',
+	});
+	expect(approve.status).toBeLessThan(400);
+
+	const done = await stack.waitForExecution(String(waiting.id), { timeoutMs: 60_000 });
+	expect(done.status).toBe('success');
+	expect(done.run.json('Update the CRM')).toEqual([
+		{ crmId: 'crm-4711', clientId: body.clientId, status: 'analysis_complete', timedOut: false },
+	]);
+	expect(await stack.executionCount(crmRespondThenWait.id)).toBe(1);
 });
 
 test('stored executions contain none of the credential’s secrets (REST data and the files on disk)', async () => {

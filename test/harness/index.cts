@@ -15,3 +15,5 @@ export { startStubServer } from './stub-server.cjs';
 export type { StubServer, StubRequest } from './stub-server.cjs';
 export { WaitingExecutions } from './waiting.cjs';
 export type { WaitingCall, WaitingStatus } from './waiting.cjs';
+export { runCredentialTest } from './credentialTest.cjs';
+export type { CredentialTestResult } from './credentialTest.cjs';

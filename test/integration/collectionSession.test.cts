@@ -77,6 +77,13 @@ describe.each(SHAPES)('Collection Session, %s shape', (shape) => {
 		});
 	});
 
+	test('Flow from a CRM in capitals (ITR, through an expression) is sent as the service wants', async () => {
+		const result = await run(withParameters(fixture('create'), NODE, { flow: "={{ 'ITR' }}" }));
+		expect(result.error).toBeUndefined();
+		const [request] = await sandbox.control.requests('collection/session/create');
+		expect((request.body as Record<string, unknown>).flow).toBe('itr');
+	});
+
 	test('wrong refresh token: 401 with message_code unauthorized', async () => {
 		const result = await run(fixture('create'), { refreshToken: 'not-the-token' });
 		expectApiError(result, 'unauthorized', '401');

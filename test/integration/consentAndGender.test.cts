@@ -143,6 +143,18 @@ describe('consent and gender', () => {
 		]);
 	});
 
+	test('Gender written by a CRM into the field itself (F) or through an expression (Woman) runs', async () => {
+		const before = (await sandbox.control.requests(MULTI)).length;
+		const fixed = await sandbox.run(multiBureau({ consent: true, gender: 'F' }));
+		const mapped = await sandbox.run(
+			multiBureau({ consent: true, gender: '={{ $json.sex }}' }, [{ ...person, sex: 'Woman' }]),
+		);
+		expect(fixed.error).toBeUndefined();
+		expect(mapped.error).toBeUndefined();
+		const sent = (await sandbox.control.requests(MULTI)).slice(before);
+		expect(sent.map((r) => (r.body as IDataObject).gender)).toEqual(['female', 'female']);
+	});
+
 	test('Gender "Other" is refused naming the accepted values', async () => {
 		const result = await expectNothingSent(
 			sandbox,

@@ -6,7 +6,15 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { FinVerifyApi } from '../../credentials/FinVerifyApi.credentials';
 import { resolveBaseUrl } from '../../nodes/FinVerify/transport';
-import { Engine, nodeWorkflow, startTestSandbox } from '../harness/index.cjs';
+import { checkBaseUrl } from '../../nodes/shared/baseUrl';
+import {
+	Engine,
+	nodeWorkflow,
+	runCredentialTest,
+	startStubServer,
+	startTestSandbox,
+} from '../harness/index.cjs';
+import type { StubServer } from '../harness/index.cjs';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -170,5 +178,130 @@ describe('the Test request against the simulator', () => {
 		expect(await verdictFor('no-such-key', 'sandbox-secret')).toBe(
 			'The API key or API secret is wrong, expired or for another environment',
 		);
+	});
+});
+
+/**
+ * The Base URL is parsed and checked once (nodes/shared/baseUrl.ts): the node refuses a value that could
+ * send the key and secret to another host or every call to a wrong path, naming the reason, and the
+ * credential's Test gets an empty address from the same rules, so neither sends anything.
+ */
+describe('Base URL tricks: refused by the node and by Test, nothing sent', () => {
+	const KEYS = {
+		apiKey: 'key-base-url-1',
+		apiSecret: 'secret-base-url-2',
+		refreshToken: 'refresh-3',
+	};
+	let legit: StubServer;
+	let other: StubServer;
+	beforeAll(async () => {
+		legit = await startStubServer();
+		other = await startStubServer();
+	});
+	afterAll(async () => {
+		await legit.close();
+		await other.close();
+	});
+	beforeEach(() => {
+		legit.requests.length = 0;
+		other.requests.length = 0;
+	});
+
+	const host = (stub: StubServer) => new URL(stub.url).host;
+	const tricks: Array<[string, () => string, RegExp]> = [
+		[
+			'CR/LF and @ (a WHATWG parser drops the line break and takes what follows @ as the host)',
+			() => `http://${host(legit)}\r\n@${host(other)}`,
+			/line break/,
+		],
+		['a line feed alone', () => `${legit.url}\n`.replace('\n', '\n/x'), /line break/],
+		['a tab', () => `http://${host(legit)}\t@${host(other)}`, /line break, tab/],
+		['user:pass@', () => `http://user:pass@${host(other)}`, /user name or password/],
+		['@ alone', () => `http://${host(legit)}@${host(other)}`, /user name or password/],
+		['?q=1', () => `${legit.url}?q=1`, /query/],
+		['#frag', () => `${legit.url}#frag`, /fragment/],
+		['a backslash', () => `http://${host(other)}\\@${host(legit)}`, /backslash/],
+		['a non-ASCII letter', () => 'https://exämple.com', /non-ASCII/],
+		['ftp://', () => `ftp://${host(legit)}`, /https:\/\/ or http:\/\//],
+		[
+			'a wrong API path (…/api/v1/service)',
+			() => `${legit.url}/api/v1/service`,
+			/part of an API path/,
+		],
+		['…/api/v1', () => `${legit.url}/api/v1/`, /part of an API path/],
+		['a port out of range', () => 'http://127.0.0.1:70000', /host of the Base URL/],
+		['no host', () => 'https:///api', /host of the Base URL/],
+	];
+
+	test.each(tricks)('%s', async (_name, value, problem) => {
+		const baseUrl = value();
+		const checked = checkBaseUrl(baseUrl);
+		expect(checked.ok).toBe(false);
+		if (!checked.ok) expect(checked.problem).toMatch(problem);
+
+		// every operation: the node stops before any request, naming the reason
+		engine.setCredentials({ finVerifyApi: { environment: 'custom', baseUrl, ...KEYS } });
+		const result = await engine.run(
+			nodeWorkflow({
+				parameters: {
+					resource: 'company',
+					operation: 'getByCin',
+					company: { __rl: true, mode: 'cin', value: 'L17110MH1973PLC019786' },
+				},
+			}),
+		);
+		expect(result.error?.message).toBe('The FinVerify credential has no valid Base URL');
+		expect(result.error?.description).toMatch(problem);
+		expect(result.error?.description).toContain('Nothing was sent');
+		for (const secret of Object.values(KEYS))
+			expect(JSON.stringify(result.error)).not.toContain(secret);
+
+		// Test: the same rules give an empty address, so n8n sends nothing and reports the request as not
+		// buildable: the app (2.41.1, its axios) shows ERR_INVALID_URL (test/e2e/server.test.cts), this
+		// repository's axios "Invalid URL"
+		expect(testBaseUrl({ environment: 'custom', baseUrl })).toBe('');
+		const verdict = await runCredentialTest(engine, 'finVerifyApi', new FinVerifyApi().test, {
+			environment: 'custom',
+			baseUrl,
+			...KEYS,
+		});
+		expect(verdict).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/^(Invalid URL|ERR_INVALID_URL)$/),
+		});
+
+		expect(legit.requests).toHaveLength(0);
+		expect(other.requests).toHaveLength(0);
+	});
+
+	test.each([
+		'https://api.example.com',
+		'HTTPS://Api.Example.com:8443/finverify/',
+		'api.example.com/gateway/api/v1/services',
+		'http://[::1]:4010',
+		'  http://127.0.0.1:4010/  ',
+		'https://gw.example.com/api',
+	])('the Test and the node resolve %j to the same address', (baseUrl) => {
+		const checked = checkBaseUrl(baseUrl);
+		expect(checked.ok).toBe(true);
+		expect(testBaseUrl({ environment: 'production', baseUrl })).toBe(
+			checked.ok ? checked.url : 'not ok',
+		);
+	});
+
+	test('a well-formed Base URL passes Test through n8n-core with the service NOT_FOUND for the probe journey', async () => {
+		legit.respond('/api/v1/services/aa-bsa-journey/status', {
+			status: 404,
+			body: { success: false, message: 'No journey found', error_code: 'NOT_FOUND' },
+		});
+		const verdict = await runCredentialTest(engine, 'finVerifyApi', new FinVerifyApi().test, {
+			environment: 'custom',
+			baseUrl: `${legit.url}/`,
+			...KEYS,
+		});
+		expect(verdict.status).toBe('OK');
+		expect(legit.requests).toHaveLength(1);
+		expect(legit.requests[0].path).toBe('/api/v1/services/aa-bsa-journey/status');
+		expect(legit.requests[0].headers['x-api-key']).toBe(KEYS.apiKey);
 	});
 });

@@ -7,6 +7,7 @@ import type { FieldContext } from '../helpers/validation';
 import {
 	assertConsent,
 	assertGender,
+	GENDER_SPELLINGS,
 	assertSetByWorkflow,
 	BUREAUS,
 	parseJsonObject,
@@ -80,8 +81,9 @@ export const consentField: INodeProperties = {
 };
 
 /**
- * The subject's gender. No default: the user chooses, or maps it from their data (M/F/Male/Female
- * are accepted at run time). An options field, so an AI model is never offered it.
+ * The subject's gender. No default: the user chooses, or maps it from their data (the spellings of
+ * GENDER_SPELLINGS are accepted at run time, so the editor does not mark them as unsupported). An
+ * options field, so an AI model is never offered it.
  */
 export const genderField: INodeProperties = {
 	displayName: 'Gender',
@@ -89,6 +91,7 @@ export const genderField: INodeProperties = {
 	type: 'options',
 	default: '',
 	required: true,
+	allowArbitraryValues: true,
 	options: [
 		{
 			name: 'Choose Female or Male',
@@ -99,8 +102,8 @@ export const genderField: INodeProperties = {
 		{ name: 'Male', value: 'male' },
 	],
 	description:
-		'Gender of the subject, as the bureaus record it. Map it from your data with an expression: M, ' +
-		'F, Male and Female are accepted.',
+		'Gender of the subject, as the bureaus record it. Map it from your data with an expression: ' +
+		`${GENDER_SPELLINGS.join(', ')} (any case) are accepted.`,
 };
 
 /**
@@ -137,13 +140,16 @@ export const bureausField: INodeProperties = {
 	type: 'multiOptions',
 	default: ['cibil'],
 	required: true,
+	// an expression may give the names in any case, or as one comma-separated text
+	allowArbitraryValues: true,
 	options: BUREAUS.map((b) => ({
 		name:
 			b === 'cibil' ? 'CIBIL' : b === 'crif' ? 'CRIF High Mark' : b[0].toUpperCase() + b.slice(1),
 		value: b,
 	})),
 	description:
-		'Bureaus to pull a report from (at least one). Each bureau is a separate report and charge.',
+		'Bureaus to pull a report from (at least one). Each bureau is a separate report and charge. ' +
+		'From an expression: a list or comma-separated text, any case (e.g. "CIBIL, Experian").',
 };
 
 export const businessNameField: INodeProperties = {
@@ -531,8 +537,8 @@ export function statusCallbackUrlField(
 		placeholder: 'e.g. https://n8n.example.com/webhook/…',
 		default: '',
 		hint:
-			`Gets ${subject} status changes, e.g. a FinVerify Trigger URL. ` +
-			'To continue here when it is done, use Wait for Completion',
+			`Gets ${subject} status changes, e.g. a FinVerify Trigger URL, or {{ $execution.resumeUrl }} ` +
+			`for Wait for ${subject === 'journey' ? 'Journey' : 'Session'}`,
 	};
 }
 

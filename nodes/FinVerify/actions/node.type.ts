@@ -13,8 +13,8 @@ type NodeMap = {
 		| 'getData'
 		| 'resetPortalPassword'
 		| 'confirmPasswordReset';
-	bankStatementJourney: 'start' | 'getStatus' | 'getStatementResult' | 'getAnalysis';
-	collectionSession: 'create';
+	bankStatementJourney: 'start' | 'getStatus' | 'getStatementResult' | 'getAnalysis' | 'wait';
+	collectionSession: 'create' | 'wait';
 	apiRequest: 'send';
 };
 

@@ -21,7 +21,7 @@ import * as company from './company';
 import {
 	assertCanWaitForCallbacks,
 	putToWaitForCallbacks,
-	readWaitMode,
+	waitsForCallbacks as putsToWait,
 } from './completion/putToWait';
 import * as creditReport from './creditReport';
 import * as employment from './employment';
@@ -141,9 +141,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
-	// Wait for Completion on callbacks: checked before anything is started
-	const waitsForCallbacks =
-		module.completion !== undefined && readWaitMode.call(this) === 'callback';
+	// Wait for Completion on callbacks (or Wait for Journey / Session): checked before anything is started
+	const waitsForCallbacks = putsToWait.call(this, module.completion);
 	if (waitsForCallbacks)
 		await assertCanWaitForCallbacks.call(this, module.completion!, items.length);
 

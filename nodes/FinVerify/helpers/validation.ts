@@ -181,13 +181,18 @@ export function assertConsent(
 
 /** How CRMs and forms write the two genders the bureaus accept (compared lowercased). */
 const GENDER_SYNONYMS: Record<string, 'male' | 'female'> = {
-	male: 'male',
-	m: 'male',
-	man: 'male',
 	female: 'female',
 	f: 'female',
 	woman: 'female',
+	male: 'male',
+	m: 'male',
+	man: 'male',
 };
+
+/** The spellings Gender accepts, as the field's description lists them. */
+export const GENDER_SPELLINGS = Object.keys(GENDER_SYNONYMS).map((word) =>
+	word.length === 1 ? word.toUpperCase() : word[0].toUpperCase() + word.slice(1),
+);
 
 /**
  * The subject's gender as the bureaus want it. There is no default: an empty value is an error that
@@ -205,7 +210,7 @@ export function assertGender(
 			new NodeOperationError(ctx.node, `${field} is required in item ${ctx.itemIndex}`, {
 				itemIndex: ctx.itemIndex,
 				description:
-					`${field}: choose Female or Male, or map it from your data (M, F, Male, Female are accepted).` +
+					`${field}: choose Female or Male, or map it from your data (${GENDER_SPELLINGS.join(', ')} are accepted).` +
 					' Nothing was sent to the service.',
 			}),
 		);
@@ -216,8 +221,8 @@ export function assertGender(
 			ctx,
 			field,
 			value,
-			'"female" or "male" (F, M, Female, Male in any case are accepted); the bureaus accept no ' +
-				'other value',
+			`"female" or "male" (${GENDER_SPELLINGS.join(', ')} in any case are accepted); the bureaus ` +
+				'accept no other value',
 		);
 	}
 	return gender;

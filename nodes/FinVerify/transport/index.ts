@@ -13,7 +13,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, SANDBOX_BASE_URL } from '../../shared/constants';
+import type { BaseUrlCheck } from '../../shared/baseUrl';
+import { baseUrlOfCredential, checkBaseUrl } from '../../shared/baseUrl';
+import { CREDENTIAL_TYPE } from '../../shared/constants';
 import { isErrorEnvelope, parseApiError } from './errors';
 import { redactDeep, redactSecrets } from './redact';
 import { retryDelayMs, shouldRetryNetworkError, shouldRetryStatus } from './retry';
@@ -150,30 +152,18 @@ function stopIfChecking(this: FinVerifyContext): void {
 	throw stop;
 }
 
-/** The base address of the credential's environment, without a trailing slash or API prefix. */
+/**
+ * The base address of the credential's environment, without a trailing slash or API prefix;
+ * undefined when the Base URL cannot be used (see checkBaseUrl for why).
+ */
 export function resolveBaseUrl(credentials: FinVerifyCredentials): string | undefined {
-	const raw =
-		credentials.environment === 'sandbox'
-			? credentials.sandboxUrl || SANDBOX_BASE_URL
-			: (credentials.baseUrl ?? '');
-	let trimmed = raw
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(/\/api\/v1\/services$/, '');
-	// "api.example.com" as typed: https is assumed (as the credential's Test does)
-	if (trimmed && !/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) trimmed = `https://${trimmed}`;
-	try {
-		const url = new URL(trimmed);
-		if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-	} catch {
-		return undefined;
-	}
-	return trimmed;
+	const checked = checkBaseUrl(baseUrlOfCredential(credentials));
+	return checked.ok ? checked.url : undefined;
 }
 
 interface LoadedCredentials {
 	credentials: FinVerifyCredentials;
-	baseUrl: string | undefined;
+	baseUrl: BaseUrlCheck;
 	/**
 	 * What httpRequestWithAuthentication takes instead of reading (and decrypting) the credential
 	 * again.
@@ -195,7 +185,7 @@ async function readCredentials(this: FinVerifyContext): Promise<LoadedCredential
 	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	return {
 		credentials,
-		baseUrl: resolveBaseUrl(credentials),
+		baseUrl: checkBaseUrl(baseUrlOfCredential(credentials)),
 		decrypted: {
 			id: reference?.id ?? '',
 			name: reference?.name ?? '',
@@ -213,15 +203,16 @@ async function loadCredentials(this: FinVerifyContext, itemIndex?: number) {
 		pending.catch(() => credentialsOfExecution.delete(this));
 	}
 	const loaded = await pending;
-	if (!loaded.baseUrl) {
+	if (!loaded.baseUrl.ok) {
+		// nothing is sent: the key and secret would go wherever a bad value points
 		throw new NodeOperationError(this.getNode(), 'The FinVerify credential has no valid Base URL', {
 			itemIndex,
 			description:
-				'Open the credential and enter the http(s) address of the service, e.g. ' +
-				'https://api.example.com',
+				`${loaded.baseUrl.problem} Open the credential and enter the http(s) address of the ` +
+				'service, e.g. https://api.example.com. Nothing was sent.',
 		});
 	}
-	return { ...loaded, baseUrl: loaded.baseUrl };
+	return { ...loaded, baseUrl: loaded.baseUrl.url };
 }
 
 function errorCodeOf(error: unknown): string | undefined {

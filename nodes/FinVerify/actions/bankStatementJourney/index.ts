@@ -6,8 +6,9 @@ import * as getAnalysis from './getAnalysis.operation';
 import * as getStatementResult from './getStatementResult.operation';
 import * as getStatus from './getStatus.operation';
 import * as start from './start.operation';
+import * as wait from './wait.operation';
 
-export const operations = { start, getStatus, getStatementResult, getAnalysis };
+export const operations = { start, getStatus, getStatementResult, getAnalysis, wait };
 
 export const description: INodeProperties[] = [
 	{
@@ -43,6 +44,14 @@ export const description: INodeProperties[] = [
 					'Start an account-aggregator consent journey and get its consent link (preview)',
 				action: 'Start a bank statement consent journey for a mobile number',
 			},
+			{
+				name: 'Wait for Journey',
+				value: 'wait',
+				description:
+					"Wait (in n8n, no worker held) until a journey started with this execution's resume URL " +
+					'reports a final status',
+				action: 'Wait for a bank statement journey to finish',
+			},
 		],
 		default: 'start',
 	},
@@ -51,4 +60,5 @@ export const description: INodeProperties[] = [
 	...getStatus.description,
 	...getStatementResult.description,
 	...getAnalysis.description,
+	...wait.description,
 ];

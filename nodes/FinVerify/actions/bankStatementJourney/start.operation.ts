@@ -66,6 +66,8 @@ const properties: INodeProperties[] = [
 		name: 'consentType',
 		type: 'options',
 		default: 'loanUnderwriting',
+		// the service's own spelling (loan_underwriting) from an expression is accepted too
+		allowArbitraryValues: true,
 		options: [
 			{
 				name: 'Loan Monitoring',
@@ -78,13 +80,16 @@ const properties: INodeProperties[] = [
 				description: 'One-time look at the statements to decide on a loan',
 			},
 		],
-		description: 'Purpose of the data request, shown to the account holder on the consent screen',
+		description:
+			'Purpose of the data request, shown to the account holder on the consent screen. From an ' +
+			"expression, the service's spelling is accepted too (loan_underwriting, loan_monitoring).",
 	},
 	waitForCompletionField(
 		['no', 'callback', 'poll'],
 		'Whether to output the started journey at once or only once it is final (analysis complete, ' +
 			'consent denied, failed, expired). Waiting for callbacks needs the Webhook Signing Secret in ' +
-			'the credential; each item waits for its own journey.',
+			'the credential; each item waits for its own journey. To send the consent link yourself, ' +
+			"choose Don't Wait and add Wait for Journey after the node that sends it.",
 	),
 	completionOptionsField({ fetchResults: true }),
 	{

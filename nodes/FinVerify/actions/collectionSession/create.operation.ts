@@ -7,6 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { normalizeCollectionSession } from '../../helpers/normalize/collectionSession';
+import type { FieldContext } from '../../helpers/validation';
 import {
 	assertEmail,
 	assertHttpUrl,
@@ -28,6 +29,13 @@ import { readWaitMode, resumeUrl } from '../completion/putToWait';
 
 const FLOWS = ['itr', 'gst'] as const;
 
+/** The session flow, from the field or an expression in any case (ITR, Gst…). */
+export function flowOf(ctx: FieldContext, value: unknown): (typeof FLOWS)[number] {
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
+	const lowered = (FLOWS as readonly unknown[]).includes(text) ? text : value;
+	return assertOneOf(ctx, lowered, 'Flow', FLOWS);
+}
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Flow',
@@ -35,11 +43,15 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'itr',
 		required: true,
+		// ITR / GST in capitals, as CRMs write them, are accepted from an expression
+		allowArbitraryValues: true,
 		options: [
 			{ name: 'GST', value: 'gst', description: 'The recipient submits GST data' },
 			{ name: 'ITR', value: 'itr', description: 'The recipient submits income-tax return data' },
 		],
-		description: 'What the recipient is asked to submit through the hosted link',
+		description:
+			'What the recipient is asked to submit through the hosted link. From an expression: itr or ' +
+			'gst, any case.',
 	},
 	{
 		displayName: 'Recipient Email',
@@ -63,7 +75,8 @@ const properties: INodeProperties[] = [
 		['no', 'callback'],
 		'Whether to output the created session at once or only once the recipient completed, abandoned ' +
 			'or let it expire. Waiting for callbacks needs the Webhook Signing Secret in the credential; ' +
-			'one session per execution.',
+			"one session per execution. To send the hosted link yourself, choose Don't Wait and add Wait " +
+			'for Session after the node that sends it.',
 	),
 	{
 		...statusCallbackUrlField(
@@ -136,7 +149,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const ctx = { node: this.getNode(), itemIndex };
 	const body: IDataObject = {
-		flow: assertOneOf(ctx, this.getNodeParameter('flow', itemIndex, ''), 'Flow', FLOWS),
+		flow: flowOf(ctx, this.getNodeParameter('flow', itemIndex, '')),
 		redirect_url: assertHttpUrl(
 			ctx,
 			this.getNodeParameter('redirectUrl', itemIndex, ''),

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as create from './create.operation';
+import * as wait from './wait.operation';
 
-export const operations = { create };
+export const operations = { create, wait };
 
 export const description: INodeProperties[] = [
 	{
@@ -20,8 +21,17 @@ export const description: INodeProperties[] = [
 					'or GST data',
 				action: 'Create a hosted link that collects ITR or GST data',
 			},
+			{
+				name: 'Wait for Session',
+				value: 'wait',
+				description:
+					"Wait (in n8n, no worker held) until a session created with this execution's resume URL " +
+					'is completed, abandoned or expired',
+				action: 'Wait for a collection session to finish',
+			},
 		],
 		default: 'create',
 	},
 	...create.description,
+	...wait.description,
 ];

@@ -68,6 +68,45 @@ export function onTimeoutOption(
 	};
 }
 
+const waitAmountField: INodeProperties = {
+	displayName: 'Wait Amount',
+	name: 'waitAmount',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	default: DEFAULT_WAIT_AMOUNT,
+	description: `How long to wait for a final status (at most ${MAX_WAIT_DAYS} days)`,
+};
+
+const waitUnitField: INodeProperties = {
+	displayName: 'Wait Unit',
+	name: 'waitUnit',
+	type: 'options',
+	default: DEFAULT_WAIT_UNIT,
+	options: [
+		{ name: 'Seconds', value: 'seconds' },
+		{ name: 'Minutes', value: 'minutes' },
+		{ name: 'Hours', value: 'hours' },
+		{ name: 'Days', value: 'days' },
+	],
+	description: 'Unit of Wait Amount',
+};
+
+const fetchResultsField: INodeProperties = {
+	displayName: 'Fetch Results When Complete',
+	name: 'fetchResults',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to download the statement result and the analysis JSON when a journey reaches ' +
+		'analysis complete, and add them to the item',
+};
+
+const CALLBACK_FAIL_DESCRIPTION =
+	'An error naming the last known status (with callbacks: an error item, see the docs)';
+
+const byName = (fields: INodeProperties[]) =>
+	fields.sort((a, b) => a.displayName.localeCompare(b.displayName));
+
 /**
  * The options of a waiting start operation; `fetchResults` only where there are results to fetch.
  */
@@ -75,9 +114,7 @@ export function completionOptionsField(options: { fetchResults: boolean }): INod
 	const callbackOnly = { show: { '/waitForCompletion': ['callback'] } };
 	const pollOnly = { show: { '/waitForCompletion': ['poll'] } };
 	const fields: INodeProperties[] = [
-		onTimeoutOption(
-			'An error naming the last known status (with callbacks: an error item, see the docs)',
-		),
+		onTimeoutOption(CALLBACK_FAIL_DESCRIPTION),
 		{
 			displayName: 'Poll Interval (Seconds)',
 			name: 'pollInterval',
@@ -99,41 +136,10 @@ export function completionOptionsField(options: { fetchResults: boolean }): INod
 				'Longest time to keep polling (at most 3600); the execution stays running meanwhile',
 			displayOptions: pollOnly,
 		},
-		{
-			displayName: 'Wait Amount',
-			name: 'waitAmount',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: DEFAULT_WAIT_AMOUNT,
-			description: `How long to wait for a final status (at most ${MAX_WAIT_DAYS} days)`,
-			displayOptions: callbackOnly,
-		},
-		{
-			displayName: 'Wait Unit',
-			name: 'waitUnit',
-			type: 'options',
-			default: DEFAULT_WAIT_UNIT,
-			options: [
-				{ name: 'Seconds', value: 'seconds' },
-				{ name: 'Minutes', value: 'minutes' },
-				{ name: 'Hours', value: 'hours' },
-				{ name: 'Days', value: 'days' },
-			],
-			description: 'Unit of Wait Amount',
-			displayOptions: callbackOnly,
-		},
+		{ ...waitAmountField, displayOptions: callbackOnly },
+		{ ...waitUnitField, displayOptions: callbackOnly },
 	];
-	if (options.fetchResults) {
-		fields.push({
-			displayName: 'Fetch Results When Complete',
-			name: 'fetchResults',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to download the statement result and the analysis JSON when a journey reaches ' +
-				'analysis complete, and add them to the item',
-		});
-	}
+	if (options.fetchResults) fields.push(fetchResultsField);
 	return {
 		displayName: 'Wait Options',
 		name: 'waitOptions',
@@ -141,6 +147,24 @@ export function completionOptionsField(options: { fetchResults: boolean }): INod
 		placeholder: 'Add option',
 		default: {},
 		displayOptions: { hide: { waitForCompletion: ['no'] } },
-		options: fields.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: byName(fields),
+	};
+}
+
+/**
+ * The options of Wait for Journey / Wait for Session (they always wait for callbacks): the same
+ * names and values as the start operations' callback options, so a workflow moved from the
+ * one-node form keeps them.
+ */
+export function callbackWaitOptionsField(options: { fetchResults: boolean }): INodeProperties {
+	const fields = [onTimeoutOption(CALLBACK_FAIL_DESCRIPTION), waitAmountField, waitUnitField];
+	if (options.fetchResults) fields.push(fetchResultsField);
+	return {
+		displayName: 'Wait Options',
+		name: 'waitOptions',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: byName(fields),
 	};
 }

@@ -12,6 +12,20 @@ export interface CompletionSupport {
 	kind: CompletionKind;
 	/** Whether the user gave this item their own callback URL (then that item does not wait). */
 	usesOwnCallbackUrl(this: IExecuteFunctions, itemIndex: number): boolean;
+	/**
+	 * Wait for Journey / Wait for Session: the operation always waits (it has no Wait for Completion
+	 * field).
+	 */
+	alwaysWaits?: boolean;
+}
+
+/** Whether this run of the operation puts the execution to wait for status callbacks. */
+export function waitsForCallbacks(
+	this: IExecuteFunctions,
+	support: CompletionSupport | undefined,
+): support is CompletionSupport {
+	if (support === undefined) return false;
+	return support.alwaysWaits === true || readWaitMode.call(this) === 'callback';
 }
 
 /** Wait for Completion of the node (one value for all items: the field takes no expressions). */
@@ -88,7 +102,9 @@ export async function putToWaitForCallbacks(
 		for (const item of outputs ?? []) {
 			const id = idFromOutput(support.kind, item.json);
 			const isError = typeof item.json.error === 'string';
-			if (isError || !id || support.usesOwnCallbackUrl.call(this, itemIndex)) {
+			// a journey Wait for Journey found final already has its result: nothing to wait for
+			const isFinal = item.json.isFinal === true;
+			if (isError || isFinal || !id || support.usesOwnCallbackUrl.call(this, itemIndex)) {
 				stored.push(item);
 				continue;
 			}

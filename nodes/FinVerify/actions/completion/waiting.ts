@@ -164,3 +164,28 @@ export function waitedSeconds(facts: IDataObject, nowMs: number): number | null 
 	const since = Date.parse(String(facts.waitingSince ?? ''));
 	return Number.isFinite(since) ? Math.max(0, Math.round((nowMs - since) / 1000)) : null;
 }
+
+/**
+ * A journey's final result found by a status lookup rather than a callback (the other journeys of a
+ * waiting node, or a journey Wait for Journey finds final already): the same keys as a callback's
+ * result, with the lookup in `statusLookup`.
+ */
+export function journeyFinalFromLookup(
+	facts: IDataObject,
+	clientId: string,
+	summary: { status: string | null; isSuccessful: boolean; updatedAt?: unknown },
+	waited: number | null,
+): IDataObject {
+	return {
+		...startedFacts(facts),
+		clientId,
+		status: summary.status,
+		previousStatus: null,
+		isFinal: true,
+		isSuccessful: summary.isSuccessful,
+		statusChangedAt: summary.updatedAt ?? null,
+		timedOut: false,
+		waitedSeconds: waited,
+		statusLookup: summary as IDataObject,
+	};
+}

@@ -22,7 +22,14 @@ import type { FinVerifyCredentials } from '../../transport';
 import { apiRequest, CREDENTIAL_TYPE } from '../../transport';
 import { withPersonalDataMasked } from '../common.descriptions';
 import type { CompletionKind, StoredItem } from './waiting';
-import { classifyCallback, ID_KEY, readStoredItem, startedFacts, waitedSeconds } from './waiting';
+import {
+	classifyCallback,
+	ID_KEY,
+	journeyFinalFromLookup,
+	readStoredItem,
+	startedFacts,
+	waitedSeconds,
+} from './waiting';
 
 /**
  * The node's one webhook: the resume URL of a waiting execution (`$execution.resumeUrl`). A restart
@@ -44,7 +51,9 @@ export const resumeWebhooks: IWebhookDescription[] = [
 /** Which waiting operations call back, by resource and operation. */
 const KIND_OF: Record<string, CompletionKind> = {
 	'bankStatementJourney:start': 'journey',
+	'bankStatementJourney:wait': 'journey',
 	'collectionSession:create': 'session',
+	'collectionSession:wait': 'session',
 };
 
 const SUCCESS_STATUS: Record<CompletionKind, string> = {
@@ -121,18 +130,7 @@ async function lookUpJourney(
 	});
 	const summary = normalizeJourneyStatus(raw);
 	if (!summary.isFinal) return null;
-	return {
-		...startedFacts(facts),
-		clientId: id,
-		status: summary.status,
-		previousStatus: null,
-		isFinal: true,
-		isSuccessful: summary.isSuccessful,
-		statusChangedAt: summary.updatedAt,
-		timedOut: false,
-		waitedSeconds: waitedSeconds(facts, nowMs),
-		statusLookup: summary,
-	};
+	return journeyFinalFromLookup(facts, id, summary, waitedSeconds(facts, nowMs));
 }
 
 /**

@@ -1,0 +1,105 @@
+import { SANDBOX_BASE_URL } from './constants';
+
+/**
+ * The credential's Base URL, parsed and checked once before anything is sent: the API key, secret
+ * and refresh token go to this address, so a value that could send them elsewhere (user:pass@, a
+ * line break, a backslash) or to a wrong path (?query, #fragment, a part of the API path) is
+ * refused with the reason, never "repaired". The node's transport uses `checkBaseUrl`; the
+ * credential's Test uses `BASE_URL_TEST_EXPRESSION`, built from the same patterns, and is checked
+ * against it input by input (test/integration/credential.test.cts).
+ */
+
+/**
+ * Anything but printable ASCII without the backslash: spaces, control characters (CR, LF, tab, NUL…),
+ * DEL, backslashes and non-ASCII letters.
+ */
+const FORBIDDEN_CHARACTER = /[^!-[\]-~]/;
+/** A scheme the user typed ("ftp://…", "https://…"). */
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+/** scheme, authority, path, ?query, #fragment */
+const PARTS = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/i;
+/** A host name, IPv4 or [IPv6] address, and an optional port: no user name or password. */
+const HOST_AND_PORT =
+	/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)(:[0-9]{1,5})?$/i;
+const PORT = /:([0-9]{1,5})$/;
+/** Path characters of RFC 3986. */
+const PATH_CHARACTERS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
+/** The API prefix the transport adds, accepted (and dropped) at the end of the Base URL. */
+const API_PREFIX_AT_END = /\/api\/v1\/services$/i;
+/** Any other part of an API path ("…/api/v1/service", "…/api/v1"): a typo of the prefix. */
+const API_PATH = /\/api\/v[0-9]+(\/|$)/i;
+const TRAILING_SLASHES = /\/+$/;
+
+export type BaseUrlCheck = { ok: true; url: string } | { ok: false; problem: string };
+
+/** The address the credential points at: the simulator's for the Local Simulator environment. */
+export function baseUrlOfCredential(credentials: {
+	environment?: string;
+	baseUrl?: string;
+	sandboxUrl?: string;
+}): string {
+	return credentials.environment === 'sandbox'
+		? credentials.sandboxUrl || SANDBOX_BASE_URL
+		: (credentials.baseUrl ?? '');
+}
+
+/**
+ * `https://api.example.com[:port][/path]` without a trailing slash or the API prefix, or the reason
+ * the value cannot be used. Without a scheme, https:// is assumed.
+ */
+export function checkBaseUrl(raw: unknown): BaseUrlCheck {
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	const refuse = (problem: string): BaseUrlCheck => ({ ok: false, problem });
+	if (text === '') return refuse('The Base URL is empty.');
+	if (FORBIDDEN_CHARACTER.test(text))
+		return refuse(
+			'The Base URL contains a space, line break, tab, other control character, backslash or ' +
+				'non-ASCII character (write an international host name in its xn-- form).',
+		);
+	const parts = PARTS.exec(HAS_SCHEME.test(text) ? text : `https://${text}`);
+	if (!parts) return refuse('The Base URL is not an address like https://api.example.com.');
+	const [, scheme, authority, rawPath, query, fragment] = parts;
+	if (!/^https?$/i.test(scheme))
+		return refuse(`The Base URL must start with https:// or http:// (got ${scheme}://).`);
+	if (authority.includes('@'))
+		return refuse(
+			'The Base URL must not contain a user name or password (user:pass@). The API key and secret ' +
+				'go in their own fields.',
+		);
+	if (query !== undefined) return refuse('The Base URL must not contain a query (?…).');
+	if (fragment !== undefined) return refuse('The Base URL must not contain a fragment (#…).');
+	const port = PORT.exec(authority);
+	if (!HOST_AND_PORT.test(authority) || (port && Number(port[1]) > 65535))
+		return refuse(`The host of the Base URL is not valid (got ${authority || 'nothing'}).`);
+	const path = rawPath.replace(TRAILING_SLASHES, '').replace(API_PREFIX_AT_END, '');
+	if (API_PATH.test(path))
+		return refuse(
+			`The Base URL ends in a part of an API path (${path}). Enter the service address without ` +
+				'/api/v1/services, e.g. https://api.example.com.',
+		);
+	if (!PATH_CHARACTERS.test(path))
+		return refuse('The path of the Base URL contains characters a URL path cannot have.');
+	return { ok: true, url: `${scheme.toLowerCase()}://${authority}${path}` };
+}
+
+const source = (pattern: RegExp) => `/${pattern.source}/${pattern.flags}`;
+
+/**
+ * `checkBaseUrl` for the credential's Test request, as an n8n expression over `$credentials`: the
+ * same patterns in the same order, giving the checked address or an empty one. With an empty base
+ * address the Test sends nothing and n8n reports ERR_INVALID_URL.
+ */
+export const BASE_URL_TEST_EXPRESSION =
+	'={{ (raw => { ' +
+	'const t = String(raw || "").trim(); ' +
+	`if (!t || ${source(FORBIDDEN_CHARACTER)}.test(t)) return ""; ` +
+	`const p = ${source(PARTS)}.exec(${source(HAS_SCHEME)}.test(t) ? t : "https://" + t); ` +
+	'if (!p || !/^https?$/i.test(p[1]) || p[4] !== undefined || p[5] !== undefined) return ""; ' +
+	`const port = ${source(PORT)}.exec(p[2]); ` +
+	`if (!${source(HOST_AND_PORT)}.test(p[2]) || (port && Number(port[1]) > 65535)) return ""; ` +
+	`const path = p[3].replace(${source(TRAILING_SLASHES)}, "").replace(${source(API_PREFIX_AT_END)}, ""); ` +
+	`if (${source(API_PATH)}.test(path) || !${source(PATH_CHARACTERS)}.test(path)) return ""; ` +
+	'return p[1].toLowerCase() + "://" + p[2] + path; ' +
+	'})($credentials.environment === "sandbox" ? ($credentials.sandboxUrl || "' +
+	SANDBOX_BASE_URL +
+	'") : $credentials.baseUrl) }}';

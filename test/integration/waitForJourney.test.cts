@@ -1,0 +1,398 @@
+/**
+ * Waiting in two steps a builder can see, through n8n-core's real engine with waiting executions served as
+ * the n8n app serves them (test/harness/waiting.cts): Start Journey / Create (Don't Wait) is given
+ * `{{ $execution.resumeUrl }}` as the service's callback and outputs the consent or hosted link at once;
+ * the test reads that link from the node's output while the execution waits (what a Send Email node placed
+ * in between would send), the customer completes it on the sandbox page, and Wait for Journey / Wait for
+ * Session resumes the execution once, on the service's signed final callback.
+ */
+import { createHmac } from 'node:crypto';
+
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { checkNodeOutput } from '../contract/outputSchemas.cjs';
+import {
+	CREDENTIAL_REF,
+	Engine,
+	FINVERIFY_NODE,
+	sandboxCredentials,
+	startTestSandbox,
+	WaitingExecutions,
+} from '../harness/index.cjs';
+import type { WorkflowJson } from '../harness/index.cjs';
+
+type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+let engine: Engine;
+let sandbox: Sandbox;
+let waiting: WaitingExecutions;
+
+beforeAll(async () => {
+	engine = await Engine.create();
+	sandbox = await startTestSandbox({ stepMs: 50 });
+	waiting = await WaitingExecutions.start(engine);
+});
+afterAll(async () => {
+	await waiting.close();
+	await sandbox.close();
+});
+beforeEach(async () => {
+	await sandbox.control.reset();
+	engine.setCredentials(sandboxCredentials(sandbox.url));
+});
+
+const RESUME_URL = '={{ $execution.resumeUrl }}';
+
+/** Start (manual) → `first` → `second`, each a FinVerify node with the given parameters. */
+function twoSteps(
+	first: { name: string; parameters: IDataObject },
+	second: { name: string; parameters: IDataObject },
+	items: IDataObject[] = [{}],
+): WorkflowJson {
+	const node = (name: string, parameters: IDataObject, x: number): INode => ({
+		id: name,
+		name,
+		type: FINVERIFY_NODE,
+		typeVersion: 2,
+		position: [x, 0],
+		parameters: parameters as INode['parameters'],
+		credentials: CREDENTIAL_REF,
+	});
+	return {
+		name: 'two steps',
+		nodes: [
+			{
+				id: 'start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			node(first.name, first.parameters, 200),
+			node(second.name, second.parameters, 400),
+		],
+		connections: {
+			Start: { main: [[{ node: first.name, type: 'main', index: 0 }]] },
+			[first.name]: { main: [[{ node: second.name, type: 'main', index: 0 }]] },
+		},
+		pinData: { Start: items.map((json) => ({ json })) },
+	};
+}
+
+const journeyInTwoSteps = (wait: IDataObject = {}, items?: IDataObject[]) =>
+	twoSteps(
+		{
+			name: 'Start Journey',
+			parameters: {
+				resource: 'bankStatementJourney',
+				operation: 'start',
+				mobileNumber: '9876543210',
+				consentType: 'loanUnderwriting',
+				additionalFields: { webhookUrl: RESUME_URL },
+			},
+		},
+		{
+			name: 'Wait for Journey',
+			parameters: {
+				resource: 'bankStatementJourney',
+				operation: 'wait',
+				clientId: '={{ $json.clientId }}',
+				...wait,
+			},
+		},
+		items,
+	);
+
+const sessionInTwoSteps = (items?: IDataObject[]) =>
+	twoSteps(
+		{
+			name: 'Create Session',
+			parameters: {
+				resource: 'collectionSession',
+				operation: 'create',
+				flow: 'itr',
+				recipientEmail: 'priya.sharma@example.com',
+				redirectUrl: 'https://example.com/thank-you',
+				callbackUrl: RESUME_URL,
+			},
+		},
+		{
+			name: 'Wait for Session',
+			parameters: {
+				resource: 'collectionSession',
+				operation: 'wait',
+				sessionId: '={{ $json.sessionId }}',
+			},
+		},
+		items,
+	);
+
+/**
+ * The output of a Wait node against the schema shipped for its operation (the same items on versions 1
+ * and 2: the operation has no Output choice).
+ */
+function checkSchema(wf: WorkflowJson, name: string, items: IDataObject[]) {
+	const node = wf.nodes.find((n) => n.name === name) as INode;
+	checkNodeOutput(node, items);
+	checkNodeOutput({ ...node, typeVersion: 1 }, items);
+}
+
+interface Delivery {
+	url: string;
+	subject: string;
+	status: string;
+	attempts: Array<{ status: number | null }>;
+	payload: IDataObject;
+}
+
+/** Waits until the sandbox has `count` deliveries for `subject`, none of them in flight. */
+async function settled(subject: string, count: number, ms = 15_000): Promise<Delivery[]> {
+	const deadline = Date.now() + ms;
+	for (;;) {
+		const list = ((await sandbox.control.webhooks()) as unknown as Delivery[]).filter(
+			(d) => d.subject === subject,
+		);
+		if (list.length >= count && list.every((d) => d.status !== 'pending')) return list;
+		if (Date.now() > deadline)
+			throw new Error(`deliveries for ${subject}: ${JSON.stringify(list.map((d) => d.status))}`);
+		await new Promise((r) => setTimeout(r, 25));
+	}
+}
+
+/** What the customer does on a sandbox page: reads the form and submits it. */
+async function submitForm(
+	pageUrl: string,
+	buttonAction: RegExp,
+	fields: Record<string, string> = {},
+) {
+	const page = await (await fetch(pageUrl)).text();
+	const forms = [...page.matchAll(/<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)];
+	const form = forms.find(([, action]) => buttonAction.test(action));
+	if (!form) throw new Error(`no form ${buttonAction} on ${pageUrl}`);
+	const hidden = Object.fromEntries(
+		[...form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+			m[1],
+			m[2],
+		]),
+	);
+	const response = await fetch(new URL(form[1], pageUrl), {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ ...hidden, ...fields }).toString(),
+		redirect: 'manual',
+	});
+	expect(response.status).toBeLessThan(400);
+}
+
+describe('Start Journey → (send the link) → Wait for Journey', () => {
+	test('the link is in the output before the wait; the customer consents on the page; the execution resumes once', async () => {
+		const wf = journeyInTwoSteps();
+		const first = await waiting.run(wf);
+		expect(first.error).toBeUndefined();
+		const id = first.executionId;
+		expect(waiting.status(id)).toBe('waiting');
+
+		// what the builder sees (and a node in between can send) while the execution waits
+		const [started] = first.json('Start Journey');
+		const clientId = String(started.clientId);
+		expect(started.journeyUrl).toEqual(expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//));
+		expect(started.status).toBe('initiated');
+		// the service was given this execution's resume URL, n8n's token included
+		const [init] = await sandbox.control.requests('aa-bsa-journey/init');
+		expect((init.body as IDataObject).webhook_url).toBe(waiting.resumeUrl(id));
+		// Wait for Journey looked the journey up once and waits for it; nothing polls
+		expect(await sandbox.control.requests('aa-bsa-journey/status')).toHaveLength(1);
+
+		// the customer opens the link (consent pending) and approves; the sandbox then walks the journey
+		// to the end
+		await submitForm(String(started.journeyUrl), /\/approve$/);
+		const list = await settled(clientId, 4);
+		expect(list.map((d) => d.payload.status)).toEqual([
+			'consent_pending',
+			'consent_granted',
+			'data_fetched',
+			'analysis_complete',
+		]);
+		for (const d of list) {
+			expect(d.url).toBe(waiting.resumeUrl(id));
+			expect(d.attempts.map((a) => a.status)).toEqual([200]);
+		}
+
+		const last = await waiting.finished(id);
+		expect(last.error).toBeUndefined();
+		expect(waiting.legs(id)).toHaveLength(2);
+		expect(waiting.calls.filter((c) => c.executionId === id && c.resumed)).toHaveLength(1);
+		const [done] = last.json('Wait for Journey');
+		expect(done).toMatchObject({
+			clientId,
+			status: 'analysis_complete',
+			previousStatus: 'data_fetched',
+			isFinal: true,
+			isSuccessful: true,
+			timedOut: false,
+		});
+		expect((done.callback as IDataObject).client_id).toBe(clientId);
+		checkSchema(wf, 'Wait for Journey', [done]);
+		expect(await sandbox.control.requests('aa-bsa-journey/status')).toHaveLength(1);
+	});
+
+	test('a signed final callback about another journey leaves it waiting', async () => {
+		const first = await waiting.run(journeyInTwoSteps());
+		const id = first.executionId;
+		const body = JSON.stringify({
+			id: 'evt_other',
+			event: 'aa_bsa_journey.status_changed',
+			client_id: 'aa_not_this_one',
+			status: 'analysis_complete',
+			previous_status: 'data_fetched',
+			updated_at: new Date().toISOString(),
+			data: {},
+		});
+		const timestamp = Math.floor(Date.now() / 1000);
+		const signature = createHmac('sha256', 'sandbox-webhook-secret')
+			.update(`${timestamp}.${body}`)
+			.digest('hex');
+		const response = await fetch(waiting.resumeUrl(id), {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'x-webhook-timestamp': String(timestamp),
+				'x-webhook-signature': `sha256=${signature}`,
+			},
+			body,
+		});
+		expect(response.status).toBe(200);
+		expect(await response.json()).toMatchObject({ ignored: true });
+		expect(waiting.status(id)).toBe('waiting');
+		await waiting.timeOut(id);
+	});
+
+	test('a journey already final when the wait starts is output at once, without waiting', async () => {
+		const first = await waiting.run(
+			twoSteps(
+				{
+					name: 'Start Journey',
+					parameters: {
+						resource: 'bankStatementJourney',
+						operation: 'start',
+						mobileNumber: '9876543210',
+						consentType: 'loanUnderwriting',
+						additionalFields: { webhookUrl: RESUME_URL },
+					},
+				},
+				{
+					name: 'Wait for Journey',
+					parameters: {
+						resource: 'bankStatementJourney',
+						operation: 'wait',
+						clientId: '={{ $json.clientId }}',
+					},
+				},
+			),
+		);
+		const id = first.executionId;
+		const clientId = String(first.json('Start Journey')[0].clientId);
+		await waiting.timeOut(id);
+		// a second execution waits for the same journey after it ended: one lookup, no wait
+		await sandbox.control.advanceJourney(clientId, 'consent_denied');
+		const statusThenWait = twoSteps(
+			{
+				name: 'Start Journey',
+				parameters: {
+					resource: 'bankStatementJourney',
+					operation: 'getStatus',
+					clientId,
+				},
+			},
+			{
+				name: 'Wait for Journey',
+				parameters: {
+					resource: 'bankStatementJourney',
+					operation: 'wait',
+					clientId: '={{ $json.clientId }}',
+				},
+			},
+		);
+		const again = await waiting.run(statusThenWait);
+		expect(again.error).toBeUndefined();
+		expect(waiting.status(again.executionId)).toBe('success');
+		expect(again.json('Wait for Journey')[0]).toMatchObject({
+			clientId,
+			status: 'consent_denied',
+			isFinal: true,
+			isSuccessful: false,
+			timedOut: false,
+		});
+		checkSchema(statusThenWait, 'Wait for Journey', again.json('Wait for Journey'));
+	});
+
+	test('without the Webhook Signing Secret it stops before waiting, naming the secret', async () => {
+		engine.setCredentials(sandboxCredentials(sandbox.url, { webhookSecret: '' }));
+		const result = await waiting.run(journeyInTwoSteps());
+		expect(result.error?.message).toMatch(/Webhook Signing Secret/);
+		expect(waiting.status(result.executionId)).toBe('error');
+	});
+});
+
+describe('Create Session → (send the link) → Wait for Session', () => {
+	test('the hosted link is in the output before the wait; the recipient submits; the execution resumes once', async () => {
+		const wf = sessionInTwoSteps();
+		const first = await waiting.run(wf);
+		expect(first.error).toBeUndefined();
+		const id = first.executionId;
+		expect(waiting.status(id)).toBe('waiting');
+		const [created] = first.json('Create Session');
+		const sessionId = String(created.sessionId);
+		expect(created.hostedUrl).toEqual(expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//));
+		const [create] = await sandbox.control.requests('collection/session/create');
+		expect((create.body as IDataObject).callback_url).toBe(waiting.resumeUrl(id));
+
+		await submitForm(String(created.hostedUrl), /\/submit$/, {
+			pan: 'ABCDE1234F',
+			date_of_birth: '1990-01-31',
+			assessment_year: '2024-25',
+		});
+		const last = await waiting.finished(id);
+		expect(last.error).toBeUndefined();
+		expect(waiting.legs(id)).toHaveLength(2);
+		const [done] = last.json('Wait for Session');
+		expect(done).toMatchObject({
+			sessionId,
+			status: 'completed',
+			isFinal: true,
+			isSuccessful: true,
+			timedOut: false,
+		});
+		expect(JSON.stringify(done.callback)).toContain('ABCDE1234F');
+		checkSchema(wf, 'Wait for Session', [done]);
+	});
+
+	test('the time limit passes: the session is output as an error item naming it', async () => {
+		const first = await waiting.run(sessionInTwoSteps());
+		const id = first.executionId;
+		const sessionId = String(first.json('Create Session')[0].sessionId);
+		const last = await waiting.timeOut(id);
+		const [item] = last.json('Wait for Session');
+		expect(String(item.error)).toBe(
+			`Session ${sessionId} did not reach a final status within 1 day (last known status: unknown)`,
+		);
+	});
+
+	test('the time limit passes with Return Last Status: the session is output with timedOut', async () => {
+		const wf = sessionInTwoSteps();
+		const waitNode = wf.nodes.find((n) => n.name === 'Wait for Session') as INode;
+		waitNode.parameters.waitOptions = {
+			onTimeout: 'returnLastStatus',
+			waitAmount: 2,
+			waitUnit: 'hours',
+		};
+		const first = await waiting.run(wf);
+		const id = first.executionId;
+		const untilMs = waiting.waitTill(id)!.getTime() - Date.now();
+		expect(untilMs).toBeGreaterThan(1.9 * 3600_000);
+		const sessionId = String(first.json('Create Session')[0].sessionId);
+		const [item] = (await waiting.timeOut(id)).json('Wait for Session');
+		expect(item).toMatchObject({ sessionId, status: null, isFinal: false, timedOut: true });
+		checkSchema(wf, 'Wait for Session', [item]);
+	});
+});

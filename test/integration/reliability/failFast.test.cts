@@ -93,8 +93,8 @@ describe('fail fast', () => {
 			await sandbox.control.fault({ path: LOOKUP, ...fault });
 			const started = Date.now();
 			const result = await sandbox.run(lookups(50, 'continueErrorOutput'));
-			figures.push(`outage (${_label}), 50 items: ${Date.now() - started} ms`);
 			const sent = await sandbox.sent(LOOKUP);
+			figures.push(`outage (${_label}), 50 items: ${Date.now() - started} ms, ${sent} requests`);
 			expect(sent).toBeLessThanOrEqual(5);
 			expect(result.error?.message).toMatch(
 				/^The FinVerify service is unavailable: 4 attempts in a row failed/,
@@ -194,6 +194,38 @@ describe('a 429 storm, shared by all items', () => {
 		expect(result.error?.message).toMatch(
 			/kept rate limiting this execution: 4 rounds of HTTP 429/,
 		);
+	});
+});
+
+describe('Items in Parallel up to 100', () => {
+	const sandbox = withSandbox({ resetBeforeEach: true });
+
+	test('100 lookups at 2 s service latency, 50 in flight: the sandbox sees 50 at once', async () => {
+		await sandbox.control.fault({ path: LOOKUP, latencyMs: 2000 });
+		const started = Date.now();
+		const result = await sandbox.run(lookups(100, undefined, { concurrency: 50 }));
+		const took = Date.now() - started;
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE)).toHaveLength(100);
+		const requests = await sandbox.control.requests(LOOKUP);
+		expect(requests).toHaveLength(100);
+		// most requests in flight at one moment, from the sandbox's own arrival times and durations
+		const edges = requests.flatMap((r) => {
+			const at = Date.parse(String(r.at));
+			return [
+				{ t: at, d: 1 },
+				{ t: at + Number(r.ms), d: -1 },
+			];
+		});
+		edges.sort((a, b) => a.t - b.t || a.d - b.d);
+		let inFlight = 0;
+		let most = 0;
+		for (const edge of edges) most = Math.max(most, (inFlight += edge.d));
+		figures.push(
+			`100 lookups, 2 s latency, 50 in flight: ${took} ms (the probe alone, then 2 rounds of 50: ` +
+				`ideal 3 × 2000 ms), at most ${most} in flight`,
+		);
+		expect(most).toBe(50);
 	});
 });
 

@@ -362,16 +362,6 @@ export const requestOptionsField: INodeProperties = {
 	default: {},
 	options: [
 		{
-			displayName: 'Items in Parallel',
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 100 },
-			default: 3,
-			description:
-				'How many items are sent to the service at the same time (1-100; stay within your rate ' +
-				'limit). Output order and item pairing are kept; a 429 or an outage holds back every item.',
-		},
-		{
 			displayName: 'Fail the Node When Items Fail',
 			name: 'failNodeWhen',
 			type: 'options',
@@ -408,12 +398,14 @@ export const requestOptionsField: INodeProperties = {
 				'when more than this percentage of the items failed',
 		},
 		{
-			displayName: 'Timeout (Ms)',
-			name: 'timeout',
+			displayName: 'Items in Parallel',
+			name: 'concurrency',
 			type: 'number',
-			typeOptions: { minValue: 1000 },
-			default: 30000,
-			description: 'How long to wait for one answer before giving up on that attempt',
+			typeOptions: { minValue: 1, maxValue: 100 },
+			default: 3,
+			description:
+				'How many items are sent to the service at the same time (1-100; stay within your rate ' +
+				'limit). Output order and item pairing are kept; a 429 or an outage holds back every item.',
 		},
 		{
 			displayName: 'Retries',
@@ -425,6 +417,14 @@ export const requestOptionsField: INodeProperties = {
 				'How often to retry on rate limits (429, honouring Retry-After), server errors (5xx) and ' +
 				'network failures, with exponential backoff. Never on 4xx input or authentication errors; ' +
 				'creates are only re-sent when the service proved it did not act.',
+		},
+		{
+			displayName: 'Timeout (Ms)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1000 },
+			default: 30000,
+			description: 'How long to wait for one answer before giving up on that attempt',
 		},
 	],
 };

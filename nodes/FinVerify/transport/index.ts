@@ -16,7 +16,6 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, SANDBOX_BASE_URL } from '../../shared/constants';
 import { isCredentialRejection, isErrorEnvelope, parseApiError } from './errors';
 import type { AttemptOutcome, GateStop, RequestGate } from './gate';
-import { GateStopped } from './gate';
 import { redactDeep, redactSecrets } from './redact';
 import {
 	isServiceUnreachable,
@@ -527,10 +526,6 @@ export async function apiRequest(
 	const ticket = {};
 	try {
 		return await sendWithRetries.call(this, { ...options, ticket });
-	} catch (error) {
-		if (!(error instanceof GateStopped)) throw error;
-		const credentials = (await loadCredentials.call(this, options.itemIndex)).credentials;
-		throw stopError.call(this, error.stop, secretsOf(credentials), options.itemIndex);
 	} finally {
 		options.gate?.release(ticket);
 	}
@@ -595,7 +590,15 @@ async function sendWithRetries(
 
 	const { gate, ticket } = options;
 	for (let attempt = 0; ; attempt++) {
-		const round = gate ? await gate.admit(ticket) : 0;
+		let round = 0;
+		if (gate) {
+			try {
+				round = await gate.admit(ticket);
+			} catch {
+				// the gate stopped (admit throws nothing else): every item gets the same stop error
+				throw stopError.call(this, gate.stop!, secrets, itemIndex);
+			}
+		}
 		const result = await sendAttempt.call(this, {
 			request,
 			credentialOrigin: originOf(baseUrl) ?? baseUrl,
@@ -631,7 +634,8 @@ async function sendWithRetries(
 			gate.record(round, outcome);
 			// a rejected credential stops this item too at once (an open circuit or a storm stops its
 			// next attempt: admit)
-			if (gate.stop?.reason === 'credentialRejected') throw new GateStopped(gate.stop);
+			if (gate.stop?.reason === 'credentialRejected')
+				throw stopError.call(this, gate.stop, secrets, itemIndex);
 		}
 		if (ok && !malformed && !isErrorEnvelope(parsed)) {
 			const missing = missingField(parsed, options.requiredField);

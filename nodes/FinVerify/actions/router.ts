@@ -49,7 +49,7 @@ export const registry: Registry = {
 
 const DEFAULT_CONCURRENCY = 3;
 const MAX_TIMEOUT_MS = 3_600_000;
-/** Items in Parallel at most (the service's rate limit is the real bound; see docs/scaling.md). */
+/** Items in Parallel at most (the rate limit is the real bound: docs/reliability.md, failing fast). */
 const MAX_CONCURRENCY = 100;
 
 /**

@@ -161,102 +161,6 @@ function stopIfChecking(this: FinVerifyContext): void {
 	throw stop;
 }
 
-/**
- * Errors that stop the node for every item whatever its error setting: the credential was
- * rejected, or the request gate stopped (outage, 429 storm). No retry and no other item can do
- * better.
- */
-const nodeStops = new WeakSet<object>();
-
-export function isNodeStop(error: unknown): boolean {
-	return typeof error === 'object' && error !== null && nodeStops.has(error);
-}
-
-const STOP_TEXT: Record<
-	GateStop['reason'],
-	(stop: GateStop, credential: string) => { message: string; description: string; code: string }
-> = {
-	credentialRejected: (stop, credential) => ({
-		message: `The FinVerify API credential${credential} was rejected by the service (${stop.cause})`,
-		description:
-			'Nothing more was sent, for this or any other item: no retry fixes this. Check the ' +
-			"credential's API Key and API Secret (Collection Sessions also use its Refresh Token), and " +
-			'that the key is allowed to use this operation (HTTP 403).',
-		code: stop.code ?? 'UNAUTHORIZED',
-	}),
-	serviceUnavailable: (stop) => ({
-		message: `The FinVerify service is unavailable: ${stop.rounds} attempts in a row failed (${stop.cause})`,
-		description:
-			`After ${stop.rounds} failed rounds with no good answer between them the node stopped ` +
-			'sending: the items not yet done were not sent. Run the execution again when the service ' +
-			'is back.',
-		code: 'SERVICE_UNAVAILABLE',
-	}),
-	rateLimited: (stop) => ({
-		message: `The FinVerify service kept rate limiting this execution: ${stop.rounds} rounds of ${stop.cause} in a row`,
-		description:
-			'Every item waited out the Retry-After together, for as many rounds as one item has ' +
-			'attempts; the items not yet done were not sent. Lower Items in Parallel, or run the ' +
-			'execution again later.',
-		code: stop.code ?? 'RATE_LIMITED',
-	}),
-};
-
-/** The error every item gets once the gate stopped (marked as a node stop). */
-function stopError(
-	this: FinVerifyContext,
-	stop: GateStop,
-	secrets: Array<string | undefined>,
-	itemIndex?: number,
-): NodeApiError {
-	const name = this.getNode().credentials?.[CREDENTIAL_TYPE]?.name;
-	const text = STOP_TEXT[stop.reason](stop, name ? ` "${name}"` : '');
-	const message = redactSecrets(text.message, secrets);
-	const answer = [
-		stop.code ? `Code: ${stop.code}` : undefined,
-		stop.httpCode !== undefined ? `HTTP ${stop.httpCode}` : undefined,
-	].filter(Boolean);
-	const error = new NodeApiError(
-		this.getNode(),
-		{ message, code: text.code },
-		{
-			message,
-			description: redactSecrets(
-				answer.length > 0 ? `${answer.join(' · ')}. ${text.description}` : text.description,
-				secrets,
-			),
-			httpCode: stop.httpCode !== undefined ? String(stop.httpCode) : undefined,
-			itemIndex,
-		},
-	);
-	error.message = message;
-	nodeStops.add(error);
-	return error;
-}
-
-/** What an answer tells the request gate. */
-function gateOutcome(
-	status: number,
-	parsed: unknown,
-	retryWaitMs: number,
-): AttemptOutcome | undefined {
-	const ok = status >= 200 && status < 300;
-	const parsedError = !ok || isErrorEnvelope(parsed) ? parseApiError(parsed, status) : undefined;
-	const code = parsedError?.code;
-	const cause = `HTTP ${status}${code ? ` ${code}` : ''}`;
-	if (isCredentialRejection(status, parsed))
-		return {
-			kind: 'rejected',
-			cause: parsedError ? `${cause}: ${parsedError.message}` : cause,
-			code,
-			httpCode: status,
-		};
-	if (status === 429)
-		return { kind: 'rateLimited', cause, code, httpCode: status, waitMs: retryWaitMs };
-	if (status >= 500) return { kind: 'unavailable', cause, code, httpCode: status };
-	return { kind: 'answered' };
-}
-
 /** The base address of the credential's environment, without a trailing slash or API prefix. */
 export function resolveBaseUrl(credentials: FinVerifyCredentials): string | undefined {
 	const raw =
@@ -509,6 +413,102 @@ async function sendAttempt(this: FinVerifyContext, target: AttemptTarget): Promi
 		};
 		delete (request as { abortSignal?: unknown }).abortSignal;
 	}
+}
+
+/**
+ * Errors that stop the node for every item whatever its error setting: the credential was
+ * rejected, or the request gate stopped (outage, 429 storm). No retry and no other item can do
+ * better.
+ */
+const nodeStops = new WeakSet<object>();
+
+export function isNodeStop(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && nodeStops.has(error);
+}
+
+const STOP_TEXT: Record<
+	GateStop['reason'],
+	(stop: GateStop, credential: string) => { message: string; description: string; code: string }
+> = {
+	credentialRejected: (stop, credential) => ({
+		message: `The FinVerify API credential${credential} was rejected by the service (${stop.cause})`,
+		description:
+			'Nothing more was sent, for this or any other item: no retry fixes this. Check the ' +
+			"credential's API Key and API Secret (Collection Sessions also use its Refresh Token), and " +
+			'that the key is allowed to use this operation (HTTP 403).',
+		code: stop.code ?? 'UNAUTHORIZED',
+	}),
+	serviceUnavailable: (stop) => ({
+		message: `The FinVerify service is unavailable: ${stop.rounds} attempts in a row failed (${stop.cause})`,
+		description:
+			`After ${stop.rounds} failed rounds with no good answer between them the node stopped ` +
+			'sending: the items not yet done were not sent. Run the execution again when the service ' +
+			'is back.',
+		code: 'SERVICE_UNAVAILABLE',
+	}),
+	rateLimited: (stop) => ({
+		message: `The FinVerify service kept rate limiting this execution: ${stop.rounds} rounds of ${stop.cause} in a row`,
+		description:
+			'Every item waited out the Retry-After together, for as many rounds as one item has ' +
+			'attempts; the items not yet done were not sent. Lower Items in Parallel, or run the ' +
+			'execution again later.',
+		code: stop.code ?? 'RATE_LIMITED',
+	}),
+};
+
+/** The error every item gets once the gate stopped (marked as a node stop). */
+function stopError(
+	this: FinVerifyContext,
+	stop: GateStop,
+	secrets: Array<string | undefined>,
+	itemIndex?: number,
+): NodeApiError {
+	const name = this.getNode().credentials?.[CREDENTIAL_TYPE]?.name;
+	const text = STOP_TEXT[stop.reason](stop, name ? ` "${name}"` : '');
+	const message = redactSecrets(text.message, secrets);
+	const answer = [
+		stop.code ? `Code: ${stop.code}` : undefined,
+		stop.httpCode !== undefined ? `HTTP ${stop.httpCode}` : undefined,
+	].filter(Boolean);
+	const error = new NodeApiError(
+		this.getNode(),
+		{ message, code: text.code },
+		{
+			message,
+			description: redactSecrets(
+				answer.length > 0 ? `${answer.join(' · ')}. ${text.description}` : text.description,
+				secrets,
+			),
+			httpCode: stop.httpCode !== undefined ? String(stop.httpCode) : undefined,
+			itemIndex,
+		},
+	);
+	error.message = message;
+	nodeStops.add(error);
+	return error;
+}
+
+/** What an answer tells the request gate. */
+function gateOutcome(
+	status: number,
+	parsed: unknown,
+	retryWaitMs: number,
+): AttemptOutcome | undefined {
+	const ok = status >= 200 && status < 300;
+	const parsedError = !ok || isErrorEnvelope(parsed) ? parseApiError(parsed, status) : undefined;
+	const code = parsedError?.code;
+	const cause = `HTTP ${status}${code ? ` ${code}` : ''}`;
+	if (isCredentialRejection(status, parsed))
+		return {
+			kind: 'rejected',
+			cause: parsedError ? `${cause}: ${parsedError.message}` : cause,
+			code,
+			httpCode: status,
+		};
+	if (status === 429)
+		return { kind: 'rateLimited', cause, code, httpCode: status, waitMs: retryWaitMs };
+	if (status >= 500) return { kind: 'unavailable', cause, code, httpCode: status };
+	return { kind: 'answered' };
 }
 
 /**

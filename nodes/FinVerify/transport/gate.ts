@@ -16,6 +16,8 @@
  *   as one item has attempts (Retries + 1), the gate stops.
  */
 
+import { isCredentialRejection, isErrorEnvelope, parseApiError } from './errors';
+
 /**
  * Failed rounds (connection failures or 5xx, no good answer between) that open the circuit, at
  * least (the node uses one item's attempts when Retries asks for more).
@@ -168,4 +170,26 @@ export class RequestGate {
 		this.changed = signal();
 		resolve();
 	}
+}
+
+/**
+ * What an answer (HTTP status and parsed body) tells the gate; `retryWaitMs` is the wait a 429 asks
+ * for (its Retry-After, or the backoff).
+ */
+export function gateOutcome(status: number, parsed: unknown, retryWaitMs: number): AttemptOutcome {
+	const ok = status >= 200 && status < 300;
+	const parsedError = !ok || isErrorEnvelope(parsed) ? parseApiError(parsed, status) : undefined;
+	const code = parsedError?.code;
+	const cause = `HTTP ${status}${code ? ` ${code}` : ''}`;
+	if (isCredentialRejection(status, parsed))
+		return {
+			kind: 'rejected',
+			cause: parsedError ? `${cause}: ${parsedError.message}` : cause,
+			code,
+			httpCode: status,
+		};
+	if (status === 429)
+		return { kind: 'rateLimited', cause, code, httpCode: status, waitMs: retryWaitMs };
+	if (status >= 500) return { kind: 'unavailable', cause, code, httpCode: status };
+	return { kind: 'answered' };
 }

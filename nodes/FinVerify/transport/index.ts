@@ -14,9 +14,10 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, SANDBOX_BASE_URL } from '../../shared/constants';
-import { isCredentialRejection, isErrorEnvelope, parseApiError } from './errors';
-import type { AttemptOutcome, GateStop, RequestGate } from './gate';
+import { isErrorEnvelope, parseApiError } from './errors';
 import { redactDeep, redactSecrets } from './redact';
+import type { GateStop, RequestGate } from './gate';
+import { gateOutcome } from './gate';
 import {
 	isServiceUnreachable,
 	retryDelayMs,
@@ -486,29 +487,6 @@ function stopError(
 	error.message = message;
 	nodeStops.add(error);
 	return error;
-}
-
-/** What an answer tells the request gate. */
-function gateOutcome(
-	status: number,
-	parsed: unknown,
-	retryWaitMs: number,
-): AttemptOutcome | undefined {
-	const ok = status >= 200 && status < 300;
-	const parsedError = !ok || isErrorEnvelope(parsed) ? parseApiError(parsed, status) : undefined;
-	const code = parsedError?.code;
-	const cause = `HTTP ${status}${code ? ` ${code}` : ''}`;
-	if (isCredentialRejection(status, parsed))
-		return {
-			kind: 'rejected',
-			cause: parsedError ? `${cause}: ${parsedError.message}` : cause,
-			code,
-			httpCode: status,
-		};
-	if (status === 429)
-		return { kind: 'rateLimited', cause, code, httpCode: status, waitMs: retryWaitMs };
-	if (status >= 500) return { kind: 'unavailable', cause, code, httpCode: status };
-	return { kind: 'answered' };
 }
 
 /**

@@ -7,6 +7,7 @@ import {
 	FAILED_ROUNDS_TO_OPEN,
 	GateStopped,
 	RequestGate,
+	gateOutcome,
 } from '../../../nodes/FinVerify/transport/gate';
 
 function fakeGate(rateLimitedRoundsToStop = 4, failedRoundsToOpen?: number) {
@@ -187,5 +188,91 @@ describe('429: one shared wait', () => {
 		const probe = {};
 		for (let i = 0; i < 5; i++) gate.record(await gate.admit(probe), limited(10));
 		expect(gate.stop).toBeUndefined();
+	});
+});
+
+describe('what an answer tells the gate', () => {
+	test.each<[string, number, unknown, Partial<AttemptOutcome>]>([
+		[
+			'401, variant A',
+			401,
+			{ success: false, message: 'Bad key', error_code: 'UNAUTHORIZED' },
+			{
+				kind: 'rejected',
+				cause: 'HTTP 401 UNAUTHORIZED: Bad key',
+				code: 'UNAUTHORIZED',
+				httpCode: 401,
+			},
+		],
+		[
+			'403, variant E',
+			403,
+			{ status: 'failed', message: 'No access', error_code: 'PERMISSION_DENIED' },
+			{ kind: 'rejected', code: 'PERMISSION_DENIED' },
+		],
+		[
+			'401, variant B (no code)',
+			401,
+			{ status: 'error', status_code: 401, message: 'Auth failed', request_id: 'r1' },
+			{ kind: 'rejected' },
+		],
+		[
+			'401, variant D, lower case code',
+			401,
+			{ success: false, status_code: 401, message: 'Token expired', message_code: 'unauthorized' },
+			{ kind: 'rejected', code: 'unauthorized' },
+		],
+		[
+			'UNAUTHORIZED inside HTTP 200',
+			200,
+			{ success: false, message: 'Bad key', error_code: 'UNAUTHORIZED' },
+			{ kind: 'rejected', httpCode: 200 },
+		],
+		[
+			'FORBIDDEN in variant C inside HTTP 400',
+			400,
+			{ success: false, error: { code: 'forbidden', message: 'no' } },
+			{ kind: 'rejected' },
+		],
+		[
+			'status_code 403 in an envelope inside HTTP 200',
+			200,
+			{ status: 'error', status_code: 403, message: 'no', request_id: 'r' },
+			{ kind: 'rejected' },
+		],
+		[
+			'429',
+			429,
+			{ success: false, message: 'Slow down', error_code: 'RATE_LIMITED' },
+			{ kind: 'rateLimited', waitMs: 1500, code: 'RATE_LIMITED' },
+		],
+		[
+			'503',
+			503,
+			{ success: false, message: 'Down', error_code: 'UPSTREAM_UNAVAILABLE' },
+			{ kind: 'unavailable', cause: 'HTTP 503 UPSTREAM_UNAVAILABLE' },
+		],
+		['502 HTML page', 502, '<html>bad gateway</html>', { kind: 'unavailable', cause: 'HTTP 502' }],
+		[
+			'404 not found',
+			404,
+			{ success: false, message: 'No company', error_code: 'COMPANY_NOT_FOUND' },
+			{ kind: 'answered' },
+		],
+		[
+			'422',
+			422,
+			{ status: 'error', status_code: 422, message: 'Unprocessable', request_id: 'r' },
+			{ kind: 'answered' },
+		],
+		['200 success', 200, { success: true, data: {} }, { kind: 'answered' }],
+		[
+			'200 journey status "failed" (a journey that failed, not an error)',
+			200,
+			{ status: 'failed', client_id: 'aa_1' },
+			{ kind: 'answered' },
+		],
+	])('%s', (_label, status, body, expected) => {
+		expect(gateOutcome(status, body, 1500)).toMatchObject(expected);
 	});
 });

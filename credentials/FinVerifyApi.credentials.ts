@@ -34,11 +34,11 @@ export class FinVerifyApi implements ICredentialType {
 						'Live data, at the address your account was given; certificates are always checked',
 				},
 				{
-					name: 'Local Simulator (This Repository)',
+					name: 'Local Simulator',
 					value: 'sandbox',
 					description:
-						"The simulator in this package's source repository (npm run sandbox there); not part of " +
-						'the npm package, no live data',
+						'Synthetic data from the simulator on your machine: start it with npx ' +
+						'n8n-nodes-finverify-sandbox (keys sandbox-key and sandbox-secret)',
 				},
 				{
 					name: 'Custom',
@@ -79,7 +79,8 @@ export class FinVerifyApi implements ICredentialType {
 			type: 'string',
 			default: SANDBOX_BASE_URL,
 			description:
-				'Address the simulator prints when it starts (npm run sandbox in a clone of this repository)',
+				'Address the simulator prints when it starts (npx n8n-nodes-finverify-sandbox). n8n in ' +
+				'Docker: start it with --host 0.0.0.0 and use http://host.docker.internal:4010.',
 			displayOptions: { show: { environment: ['sandbox'] } },
 		},
 		{

@@ -6,8 +6,17 @@ export const SHAPES: readonly Shape[] = ['sample', 'reference'];
 export interface SandboxOptions {
 	/** 0 = a random free port. Default `SANDBOX_PORT` or 4010. */
 	port?: number;
-	/** Default 127.0.0.1. */
+	/**
+	 * Address to listen on. Default `SANDBOX_HOST` or 127.0.0.1 (this machine only); `0.0.0.0` lets n8n
+	 * in a Docker container reach it (docs/sandbox.md).
+	 */
 	host?: string;
+	/**
+	 * Base of the links the sandbox hands out (report files, journey and collection pages). Default
+	 * `SANDBOX_PUBLIC_URL`, or the address it listens on (e.g. http://host.docker.internal:4010 when n8n
+	 * runs in Docker).
+	 */
+	publicUrl?: string;
 	/** Default response shape. Default `SANDBOX_SHAPE` or `sample`. */
 	shape?: Shape;
 	/** Journey/ITR step duration. Default `SANDBOX_STEP_MS` or 2000. */
@@ -50,7 +59,8 @@ export function resolveConfig(
 		throw new Error(`SANDBOX_SHAPE must be sample or reference, got ${env.SANDBOX_SHAPE}`);
 	return {
 		port: options.port ?? int(env.SANDBOX_PORT, 'SANDBOX_PORT') ?? 4010,
-		host: options.host ?? '127.0.0.1',
+		host: options.host ?? (env.SANDBOX_HOST?.trim() || '127.0.0.1'),
+		publicUrl: (options.publicUrl ?? env.SANDBOX_PUBLIC_URL ?? '').trim().replace(/\/+$/, ''),
 		shape: options.shape ?? parseShape(env.SANDBOX_SHAPE) ?? 'sample',
 		stepMs: options.stepMs ?? int(env.SANDBOX_STEP_MS, 'SANDBOX_STEP_MS') ?? 2000,
 		webhookSecret:

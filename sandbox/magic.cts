@@ -5,6 +5,7 @@
 export { FAILING_MOBILE as JOURNEY_FAILING_MOBILE } from './state/journeys.cjs';
 export { INCOMPLETE_JOB_ID, VALID_OTP } from './state/itr.cjs';
 export { EXPIRED_REFRESH_TOKEN } from './auth.cjs';
+export { FULL_AADHAAR_MOBILE as EPFO_CRIF_FULL_AADHAAR_MOBILE } from './data/epfo.cjs';
 
 export const MAGIC = {
 	cinNotFound: 'U00000MH0000PTC000404',

@@ -1,17 +1,67 @@
-import { startSandbox } from './server.cjs';
+#!/usr/bin/env node
+import { startSandbox, type SandboxOptions } from './server.cjs';
+
+const USAGE = `Usage: npx n8n-nodes-finverify-sandbox [--host <address>] [--port <port>] [--public-url <url>]
+
+A local simulator of the FinVerify service for the n8n-nodes-finverify package (synthetic data).
+
+  --host <address>    address to listen on (env SANDBOX_HOST, default 127.0.0.1: this machine only).
+                      0.0.0.0 lets n8n in Docker reach it at http://host.docker.internal:<port>, and
+                      also anyone else who can reach this machine.
+  --port <port>       port (env SANDBOX_PORT, default 4010; 0 = a free port)
+  --public-url <url>  base of the links it hands out, e.g. http://host.docker.internal:4010
+                      (env SANDBOX_PUBLIC_URL, default the address it listens on)
+  --help             this text
+
+Other settings (response shape, timing, extra keys) are environment variables: see docs/sandbox.md.
+`;
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
+
+/** The command line's options (they win over the SANDBOX_* environment variables). */
+export function parseArgs(argv: string[]): SandboxOptions & { help?: boolean } {
+	const options: SandboxOptions & { help?: boolean } = {};
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+		const value = () => {
+			const v = inline ?? argv[++i];
+			if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
+			return v;
+		};
+		if (flag === '--help' || flag === '-h') options.help = true;
+		else if (flag === '--host') options.host = value();
+		else if (flag === '--public-url') options.publicUrl = value();
+		else if (flag === '--port') {
+			const port = Number(value());
+			if (!Number.isInteger(port) || port < 0 || port > 65535)
+				throw new Error(`--port must be a port number (0-65535), got ${argv[i]}`);
+			options.port = port;
+		} else throw new Error(`unknown option ${argv[i]}\n\n${USAGE}`);
+	}
+	return options;
+}
 
 async function main(): Promise<void> {
-	const sandbox = await startSandbox();
+	const { help, ...options } = parseArgs(process.argv.slice(2));
+	if (help) {
+		process.stdout.write(USAGE);
+		return;
+	}
+	const sandbox = await startSandbox(options);
 	const { config } = sandbox.state;
-	process.stdout.write(
-		[
-			`FinVerify sandbox listening on ${sandbox.url}`,
-			`  API:      ${sandbox.url}/api/v1/services/...  (X-API-KEY: sandbox-key, X-API-SECRET: sandbox-secret)`,
-			`  shape:    ${config.shape} (per request: X-Sandbox-Shape), step: ${config.stepMs} ms`,
-			`  control:  ${sandbox.url}/__sandbox/health, /__sandbox/outbox.html, /__sandbox/requests`,
-			'',
-		].join('\n'),
-	);
+	const lines = [
+		`FinVerify sandbox listening on ${sandbox.url}`,
+		`  API:      ${sandbox.url}/api/v1/services/...  (X-API-KEY: sandbox-key, X-API-SECRET: sandbox-secret)`,
+		`  shape:    ${config.shape} (per request: X-Sandbox-Shape), step: ${config.stepMs} ms`,
+		`  control:  ${sandbox.url}/__sandbox/health, /__sandbox/outbox.html, /__sandbox/requests`,
+	];
+	if (config.publicUrl) lines.push(`  links:    ${config.publicUrl}/...`);
+	if (!LOOPBACK.test(config.host))
+		lines.push(
+			`  WARNING:  listening on ${config.host}, not only this machine: anyone who can reach it can use`,
+			'            the simulator with its well-known keys. Use it on a trusted network only.',
+		);
+	process.stdout.write(`${lines.join('\n')}\n\n`);
 	let stopping = false;
 	const stop = () => {
 		if (stopping) return;
@@ -22,7 +72,9 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', stop);
 }
 
-main().catch((error: unknown) => {
-	console.error(`FinVerify sandbox failed to start: ${(error as Error).message}`);
-	process.exit(1);
-});
+if (require.main === module) {
+	main().catch((error: unknown) => {
+		console.error(`FinVerify sandbox failed to start: ${(error as Error).message}`);
+		process.exit(1);
+	});
+}

@@ -48,9 +48,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	await app.listen({ port: config.port, host: config.host });
 	const address = app.server.address();
 	const port = typeof address === 'object' && address ? address.port : config.port;
-	sandbox.baseUrl = `http://${config.host}:${port}`;
+	const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+	const url = `http://${host}:${port}`;
+	sandbox.baseUrl = config.publicUrl || url;
 	return {
-		url: sandbox.baseUrl,
+		url,
 		port,
 		state: sandbox,
 		close: async () => {

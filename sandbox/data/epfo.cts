@@ -5,6 +5,9 @@ import { dpdString, totals } from './loans.cjs';
 import { person, type Person } from './person.cjs';
 import { hexOf, seeded, type Faker } from './random.cjs';
 
+/** EPFO with credit report (sample shape) for this mobile: the credit part carries a full Aadhaar number. */
+export const FULL_AADHAAR_MOBILE = '9000000012';
+
 interface Employment {
 	employer: string;
 	establishmentId: string;
@@ -249,9 +252,12 @@ export function epfoCrifSample(mobile: string, missing?: Missing) {
 		last_name: p.lastName.toUpperCase(),
 		mobile,
 		pan: p.pan,
-		aadhaar_number: seeded(['aadhaar', mobile], (f) =>
-			f.datatype.boolean() ? maskedAadhaar(f) : null,
-		),
+		// the sandbox masks Aadhaar like the service's other answers, except for the magic mobile that
+		// shows what the node does with a full one
+		aadhaar_number:
+			mobile === FULL_AADHAAR_MOBILE
+				? seeded(['aadhaar', mobile], (f) => `${f.number.int({ min: 2, max: 9 })}${digits(f, 11)}`)
+				: seeded(['aadhaar', mobile], (f) => (f.datatype.boolean() ? maskedAadhaar(f) : null)),
 		credit_score: String(score),
 		credit_report: seeded(['crif', p.pan], (f) => crifReport(f, s, score)),
 	};

@@ -12,6 +12,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
+import { registry } from '../../nodes/FinVerify/actions/router';
+import type { OperationModule } from '../../nodes/FinVerify/actions/operation';
+import { consentRecord } from '../../nodes/FinVerify/helpers/consentRecord';
 import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
 import { example } from './openapiExamples.cjs';
 import { inferSchema, schemaPath } from './outputSchemas.cjs';
@@ -61,6 +64,31 @@ if (recorded) {
 				'simplified',
 				items.map((json) => simplifyOutput(key, json)),
 			);
+	}
+}
+
+// credit pulls carry a consent record in every mode (added by the router): with and without a
+// reference and an execution id
+const pulls = Object.entries(registry).flatMap(([resource, operations]) =>
+	Object.entries(operations as Record<string, OperationModule>)
+		.filter(([, module]) => module.consentPurpose !== undefined)
+		.map(([operation, module]) => [`${resource}.${operation}`, module.consentPurpose!] as const),
+);
+for (const [operation, purpose] of pulls) {
+	const run = { workflowId: 'wf1', workflowName: 'Credit check', nodeName: 'FinVerify' };
+	const records = [
+		consentRecord(purpose, operation, new Date(0), { ...run, executionId: '1' }, 'CF-1'),
+		consentRecord(purpose, operation, new Date(0), { ...run, executionId: null }, ''),
+	];
+	for (const mode of ['normalized', 'simplified'] as const) {
+		const key = `${operation}|${mode}`;
+		samples.set(
+			key,
+			(samples.get(key) ?? []).map((json, i) => ({
+				...json,
+				consentRecord: records[i % records.length],
+			})),
+		);
 	}
 }
 

@@ -7,6 +7,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
+import { maskPersonalData } from '../../nodes/FinVerify/helpers/personalData';
 import type { WorkflowJson } from '../harness/index.cjs';
 import { fixtures, NODE, SHAPES, withSandbox } from './support.cjs';
 
@@ -33,6 +34,9 @@ const VOLATILE = new Set([
 	'timestamp',
 	'generated_at',
 	'doc_id',
+	// a credit pull's consent record: when it was sent, by which execution
+	'assertedAt',
+	'executionId',
 ]);
 
 function stable(value: unknown): unknown {
@@ -76,6 +80,7 @@ const EXTRAS = [
 	'report',
 	'reportLayout',
 	'query',
+	'consentRecord',
 ];
 
 describe.each(SHAPES)('output modes, %s shape', (shape) => {
@@ -88,20 +93,32 @@ describe.each(SHAPES)('output modes, %s shape', (shape) => {
 
 		const v1 = await run(withSimplify(wf, true));
 		const v1Raw = await run(withSimplify(wf, false));
+		const full = { personalData: 'full' };
 		const v2Default = await run(atVersion(wf, 2));
-		const v2Normalized = await run(atVersion(wf, 2, { outputMode: 'normalized' }));
+		const v2Full = await run(atVersion(wf, 2, full));
+		const v2Normalized = await run(atVersion(wf, 2, { outputMode: 'normalized', ...full }));
+		const v2NormalizedMasked = await run(atVersion(wf, 2, { outputMode: 'normalized' }));
 		const v2Raw = await run(atVersion(wf, 2, { outputMode: 'raw' }));
-		for (const r of [v1, v1Raw, v2Default, v2Normalized, v2Raw]) expect(r.error).toBeUndefined();
+		for (const r of [v1, v1Raw, v2Default, v2Full, v2Normalized, v2NormalizedMasked, v2Raw])
+			expect(r.error).toBeUndefined();
 
 		const normalized = stable(v1.json(NODE)) as IDataObject[];
 		expect(normalized.length).toBeGreaterThan(0);
-		// version 2's Normalized and Raw are version 1's Simplify on and off
+		// version 2's Normalized (with Personal Data: Full) and Raw are version 1's Simplify on and off
 		expect(stable(v2Normalized.json(NODE))).toEqual(normalized);
 		expect(stable(v2Raw.json(NODE))).toEqual(stable(v1Raw.json(NODE)));
 		// Simplified is the default of version 2: at most 10 fields (plus fields an option asked for),
 		// picked from the Normalized record, without the response shape
+		const simplifiedFull = stable(v2Full.json(NODE)) as IDataObject[];
+		expect(simplifiedFull).toEqual(
+			normalized.map((json) => stable(simplifyOutput(operation, json))),
+		);
+		// Personal Data in Output is Masked by default: the same records, masked
 		const simplified = stable(v2Default.json(NODE)) as IDataObject[];
-		expect(simplified).toEqual(normalized.map((json) => stable(simplifyOutput(operation, json))));
+		expect(simplified).toEqual(simplifiedFull.map((json) => maskPersonalData(json, 'masked')));
+		expect(stable(v2NormalizedMasked.json(NODE))).toEqual(
+			normalized.map((json) => maskPersonalData(json, 'masked')),
+		);
 		for (const json of simplified) {
 			expect(Object.keys(json).filter((k) => !EXTRAS.includes(k)).length).toBeLessThanOrEqual(10);
 			expect(json).not.toHaveProperty('shape');

@@ -240,6 +240,32 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		expect(json.fetchError).toBeUndefined();
 	});
 
+	test('version 2: the results it resumes with have their personal data masked (Masked default), or not (Full)', async () => {
+		const atVersion2 = (parameters: IDataObject) => {
+			const wf = journeyStart({ waitOptions: { fetchResults: true }, ...parameters });
+			wf.nodes[1].typeVersion = 2;
+			return wf;
+		};
+		/** The account holder's phone numbers and e-mail addresses in the resumed output. */
+		const contacts = async (wf: WorkflowJson) => {
+			const first = await startWaiting(wf);
+			const clientId = String(first.json('FinVerify')[0].clientId);
+			await sandbox.control.advanceJourney(clientId, 'analysis_complete');
+			const done = await waiting.finished(first.executionId);
+			const text = JSON.stringify(done.json('FinVerify'));
+			const values = (key: string) =>
+				[...text.matchAll(new RegExp(`"${key}":"([^"]*)"`, 'g'))].map((m) => m[1]);
+			return { phones: values('phone'), emails: values('email') };
+		};
+		const masked = await contacts(atVersion2({}));
+		expect(masked.phones).toContain('XXXXXX3210');
+		expect(masked.emails.length).toBeGreaterThan(0);
+		for (const email of masked.emails) expect(email).toMatch(/^[a-z]X+@/i);
+		const full = await contacts(atVersion2({ personalData: 'full' }));
+		expect(full.phones).toContain('9876543210');
+		for (const email of full.emails) expect(email).not.toMatch(/X{3}/);
+	});
+
 	test('time limit, Return Last Status: the item says timedOut and the last known status', async () => {
 		const first = await startWaiting(
 			journeyStart({

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { DownloadSwitch } from '../helpers/documents';
+import type { PersonalDataChoice } from '../helpers/personalData';
+import { maskPersonalData } from '../helpers/personalData';
 import type { FieldContext } from '../helpers/validation';
 import {
 	assertConsent,
@@ -101,9 +103,26 @@ export const genderField: INodeProperties = {
 		'F, Male and Female are accepted.',
 };
 
+/**
+ * The lender's own reference of the consent (a consent form, a ticket, an application ID), copied
+ * into the output's consent record. Stated by the workflow, never by an AI model.
+ */
+export const consentReferenceField: INodeProperties = {
+	displayName: 'Consent Reference',
+	name: 'consentReference',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. consent form CF-2026-00042',
+	description:
+		"Optional: your reference of the subject's consent (a form, an application ID), kept in the " +
+		"output's consentRecord with when, by which workflow and execution, and for what the check ran",
+};
+
 /** Consent and gender are stated by the workflow, never by an AI model, and consent must be Yes. */
 export function readConsent(ctx: FieldContext, value: unknown): 'Y' {
 	assertSetByWorkflow(ctx, consentField.name, consentField.displayName);
+	// the consent reference is part of the same assertion (the router copies it into the output)
+	assertSetByWorkflow(ctx, consentReferenceField.name, consentReferenceField.displayName);
 	return assertConsent(ctx, value, consentField.displayName);
 }
 
@@ -284,17 +303,55 @@ export const outputField: INodeProperties = {
 		{
 			name: 'Raw',
 			value: 'raw',
-			description: 'The answer exactly as the service sent it',
+			description:
+				'The answer exactly as the service sent it: personal data is not masked, Aadhaar included',
 		},
 	],
-	description: 'How much of the answer to return, and in which form',
+	description:
+		'How much of the answer to return, and in which form. Simplified and Normalized mask personal ' +
+		'data (see Personal Data in Output); Raw does not.',
 	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 };
 
 /**
- * The output choice of every operation that returns records: Simplify in version 1, Output from 2.
+ * Version 2: how personal data appears in the Simplified and Normalized output
+ * (helpers/personalData.ts). Masked by default: the execution log keeps every output n8n saves, and
+ * a decision needs the scores and statuses, not the identifiers (docs/privacy.md).
  */
-export const outputModeFields: INodeProperties[] = [simplifyField, outputField];
+export const personalDataField: INodeProperties = {
+	displayName: 'Personal Data in Output',
+	name: 'personalData',
+	type: 'options',
+	default: 'masked',
+	options: [
+		{
+			name: 'Masked',
+			value: 'masked',
+			description:
+				'PAN, Aadhaar, mobile, account and ID numbers show their last 4 characters, e-mail its first ' +
+				'letter and domain, date of birth its year',
+		},
+		{
+			name: 'Full',
+			value: 'full',
+			description:
+				'As the service sent them, except Aadhaar, which stays masked to its last 4 digits',
+		},
+	],
+	description:
+		'Whether PAN, mobile, account numbers, e-mail and date of birth appear in full in the output ' +
+		'(and so in the saved execution). Aadhaar is always masked.',
+	displayOptions: {
+		show: { '@version': [{ _cnd: { gte: 2 } }] },
+		hide: { '/outputMode': ['raw'] },
+	},
+};
+
+/**
+ * The output choice of every operation that returns records: Simplify in version 1, Output from 2,
+ * with how personal data appears.
+ */
+export const outputModeFields: INodeProperties[] = [simplifyField, outputField, personalDataField];
 
 /**
  * displayOptions of fields that only shape the Simplified/Normalized output (hidden for the raw
@@ -304,13 +361,58 @@ export const normalizedOutputOnly: NonNullable<INodeProperties['displayOptions']
 	hide: { '/simplify': [false], '/outputMode': ['raw'] },
 };
 
-/** The output mode of an item: version 1's Simplify means Normalized (on) or Raw (off). */
-export function outputMode(context: IExecuteFunctions, itemIndex: number): OutputMode {
-	if (context.getNode().typeVersion < 2) {
-		return context.getNodeParameter('simplify', itemIndex, true) === false ? 'raw' : 'normalized';
-	}
-	const mode = context.getNodeParameter('outputMode', itemIndex, 'simplified');
+/**
+ * How the output fields of one item are read: by the execute context (per item) or, when a waiting
+ * execution resumes, by the webhook context (one set of parameters).
+ */
+export interface OutputParameters {
+	typeVersion: number;
+	read(name: string, fallback: unknown): unknown;
+}
+
+const itemParameters = (context: IExecuteFunctions, itemIndex: number): OutputParameters => ({
+	typeVersion: context.getNode().typeVersion,
+	read: (name, fallback) => context.getNodeParameter(name, itemIndex, fallback),
+});
+
+/** The output mode: version 1's Simplify means Normalized (on) or Raw (off). */
+export function outputModeOf(parameters: OutputParameters): OutputMode {
+	if (parameters.typeVersion < 2)
+		return parameters.read('simplify', true) === false ? 'raw' : 'normalized';
+	const mode = parameters.read('outputMode', 'simplified');
 	return mode === 'raw' || mode === 'normalized' ? mode : 'simplified';
+}
+
+/** The output mode of an item. */
+export const outputMode = (context: IExecuteFunctions, itemIndex: number): OutputMode =>
+	outputModeOf(itemParameters(context, itemIndex));
+
+/**
+ * The Personal Data in Output choice of an item (version 1, which has no such field: Full, so saved
+ * workflows keep their output; Aadhaar is masked in every version).
+ */
+export function personalDataChoiceOf(parameters: OutputParameters): PersonalDataChoice {
+	if (parameters.typeVersion < 2) return 'full';
+	return parameters.read('personalData', 'masked') === 'full' ? 'full' : 'masked';
+}
+
+/** The Personal Data in Output choice of an item. */
+export const personalDataChoice = (
+	context: IExecuteFunctions,
+	itemIndex: number,
+): PersonalDataChoice => personalDataChoiceOf(itemParameters(context, itemIndex));
+
+/**
+ * The json as output: personal data masked under the choice, in every mode but Raw (what the router
+ * does after an operation, and a waiting node when its execution resumes).
+ */
+export function withPersonalDataMasked(
+	json: IDataObject,
+	parameters: OutputParameters,
+): IDataObject {
+	return outputModeOf(parameters) === 'raw'
+		? json
+		: maskPersonalData(json, personalDataChoiceOf(parameters));
 }
 
 /**

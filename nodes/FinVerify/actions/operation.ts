@@ -19,4 +19,9 @@ export interface OperationModule {
 	 * Present on start operations whose result the service reports by callback (Wait for Completion).
 	 */
 	completion?: CompletionSupport;
+	/**
+	 * Present on credit pulls (operations that ask Subject Has Consented): what the subject consented
+	 * to, written into every output item's consent record.
+	 */
+	consentPurpose?: string;
 }

@@ -31,8 +31,11 @@ import * as employment from './employment';
 import * as incomeTaxReturn from './incomeTaxReturn';
 import type { FinVerifyOperation, FinVerifyResource, FinVerifyType } from './node.type';
 import type { OperationModule } from './operation';
-import { outputMode } from './common.descriptions';
+import { outputMode, personalDataChoice } from './common.descriptions';
+import { consentRecord } from '../helpers/consentRecord';
+import type { PullContext } from '../helpers/consentRecord';
 import { simplifyOutput } from '../helpers/normalize/simplified';
+import { maskPersonalData } from '../helpers/personalData';
 
 type Registry = { [R in FinVerifyResource]: Record<FinVerifyOperation<R>, OperationModule> };
 
@@ -219,10 +222,30 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		await assertCanWaitForCallbacks.call(this, module.completion!, items.length);
 
 	// operations that return records have the Output choice; Simplified is picked here, after the
-	// operation
+	// operation, then personal data is masked (every mode but Raw), then a credit pull's consent record
+	// is added (every mode)
 	const key = `${resource}.${operation}`;
-	const hasOutputModes =
-		this.getNode().typeVersion >= 2 && module.description.some((p) => p.name === 'outputMode');
+	const hasOutputChoice = module.description.some((p) => p.name === 'outputMode');
+	const pull: PullContext = {
+		workflowId: this.getWorkflow().id ?? null,
+		workflowName: this.getWorkflow().name ?? null,
+		executionId: this.getExecutionId() ?? null,
+		nodeName: this.getNode().name,
+	};
+	const shapeOutput = (json: IDataObject, itemIndex: number, sentAt: Date): IDataObject => {
+		let shaped = json;
+		const mode = hasOutputChoice ? outputMode(this, itemIndex) : 'raw';
+		if (mode === 'simplified') shaped = simplifyOutput(key, shaped);
+		if (mode !== 'raw') shaped = maskPersonalData(shaped, personalDataChoice(this, itemIndex));
+		if (module.consentPurpose !== undefined) {
+			const reference = context.getNodeParameter('consentReference', itemIndex, '');
+			shaped = {
+				...shaped,
+				consentRecord: consentRecord(module.consentPurpose, key, sentAt, pull, reference),
+			};
+		}
+		return shaped;
+	};
 
 	const options = this.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	const concurrency = Math.max(
@@ -287,11 +310,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const itemIndex = next++;
 			if (invalid.has(itemIndex)) continue;
 			try {
+				// when the request asserting the subject's consent was sent
+				const sentAt = new Date();
 				const output = await module.execute.call(context, itemIndex, policy);
-				const simplified = hasOutputModes && outputMode(this, itemIndex) === 'simplified';
 				results[itemIndex] = output.map((item) => ({
 					...item,
-					...(simplified ? { json: simplifyOutput(key, item.json) } : {}),
+					json: shapeOutput(item.json, itemIndex, sentAt),
 					pairedItem: { item: itemIndex },
 				}));
 			} catch (error) {

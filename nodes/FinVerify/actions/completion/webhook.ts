@@ -4,6 +4,7 @@ import type {
 	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
+	NodeParameterValueType,
 } from 'n8n-workflow';
 
 import { normalizeEvent, parseJsonBody } from '../../../shared/events';
@@ -19,6 +20,7 @@ import { isObject } from '../../helpers/normalize/common';
 import { normalizeJourneyStatus } from '../../helpers/normalize/journey';
 import type { FinVerifyCredentials } from '../../transport';
 import { apiRequest, CREDENTIAL_TYPE } from '../../transport';
+import { withPersonalDataMasked } from '../common.descriptions';
 import type { CompletionKind, StoredItem } from './waiting';
 import { classifyCallback, ID_KEY, readStoredItem, startedFacts, waitedSeconds } from './waiting';
 
@@ -259,6 +261,13 @@ async function decideOnCallback(this: IWebhookFunctions): Promise<IWebhookRespon
 			}
 		}
 	}
+	// personal data masked as the router masks an operation's output (every mode but Raw)
+	const parameters = {
+		typeVersion: this.getNode().typeVersion,
+		read: (name: string, fallback: unknown) =>
+			this.getNodeParameter(name, fallback as NodeParameterValueType),
+	};
+	for (const item of output) item.json = withPersonalDataMasked(item.json, parameters);
 	// n8n answers the caller (200, empty body) once the execution has resumed
 	return { workflowData: [output] };
 }

@@ -21,6 +21,7 @@ import {
 	versionedBinaryField,
 	businessNameField,
 	consentField,
+	consentReferenceField,
 	outputModeFields,
 	panField,
 	readConsent,
@@ -38,6 +39,7 @@ const properties: INodeProperties[] = [
 			'PAN of the business: 5 letters, 4 digits, 1 letter. Lowercase is accepted and uppercased.',
 	},
 	consentField,
+	consentReferenceField,
 	{
 		displayName: 'Report As',
 		name: 'output',
@@ -84,6 +86,9 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['creditReport'], operation: ['getCommercialReport'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** What the subject consented to, for the output's consent record. */
+export const consentPurpose = 'Commercial credit report of a business';
 
 export async function execute(
 	this: IExecuteFunctions,

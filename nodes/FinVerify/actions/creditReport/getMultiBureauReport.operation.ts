@@ -22,6 +22,7 @@ import {
 	downloadFields,
 	bureausField,
 	consentField,
+	consentReferenceField,
 	fullNameField,
 	genderField,
 	mobileNumberField,
@@ -44,6 +45,7 @@ const properties: INodeProperties[] = [
 	genderField,
 	bureausField,
 	consentField,
+	consentReferenceField,
 	...outputModeFields,
 	...downloadFields(
 		'Download Report PDFs',
@@ -93,6 +95,10 @@ const displayOptions = {
 };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** What the subject consented to, for the output's consent record. */
+export const consentPurpose =
+	'Credit reports and scores of a person from the chosen credit bureaus';
 
 type FullReports = Map<string, { layout: string; report: IDataObject | null }>;
 

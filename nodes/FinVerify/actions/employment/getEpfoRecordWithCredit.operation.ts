@@ -12,6 +12,7 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
 	consentField,
+	consentReferenceField,
 	mobileNumberField,
 	outputModeFields,
 	readConsent,
@@ -32,6 +33,7 @@ const properties: INodeProperties[] = [
 			'Whether the person has consented to a credit bureau check: this operation also pulls a ' +
 			'credit report. Nothing is sent unless this is Yes (true).',
 	},
+	consentReferenceField,
 	...outputModeFields,
 	{
 		displayName: 'Options',
@@ -67,6 +69,9 @@ const displayOptions = {
 };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** What the subject consented to, for the output's consent record. */
+export const consentPurpose = 'EPFO employment record and credit report of a person';
 
 const PART_NAMES = { epfo: 'EPFO employment record', credit: 'credit bureau report' } as const;
 

@@ -47,6 +47,8 @@ const REQUESTED_EXTRAS = [
 	'polls',
 	'waitedSeconds',
 	'timedOut',
+	// a credit pull's consent record (added by the router in every mode)
+	'consentRecord',
 ];
 
 // what both shapes of a journey status carry (the reference shape has no account counts)

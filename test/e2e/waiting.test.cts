@@ -201,8 +201,9 @@ test('the time limit: n8n resumes the execution with the chosen outcome (last st
 	expect(failDone.status).toBe('success');
 	expect(failDone.run.json(NODE, 0)).toEqual([]);
 	expect(failDone.run.json(NODE, 1)[0]).toMatchObject({
-		error: expect.stringMatching(
+		message: expect.stringMatching(
 			/^Journey aa_\w+ did not reach a final status within 5 seconds \(last known status: initiated\)$/,
 		),
+		error: { code: 'WAIT_TIMED_OUT', details: { status: 'initiated', timedOut: true } },
 	});
 });

@@ -300,10 +300,13 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		const done = await waiting.timeOut(first.executionId);
 		expect(done.json('FinVerify', 0)).toEqual([]);
 		const [errorItem] = done.json('FinVerify', 1);
-		expect(errorItem.error).toBe(
+		expect(errorItem.message).toBe(
 			`Journey ${clientId} did not reach a final status within 1 hour (last known status: initiated)`,
 		);
-		expect(errorItem.details).toMatchObject({ timedOut: true, status: 'initiated' });
+		expect(errorItem.error).toMatchObject({
+			code: 'WAIT_TIMED_OUT',
+			details: { timedOut: true, status: 'initiated' },
+		});
 	});
 
 	test('two items: each waits for its own journey; the execution resumes once, when both are final', async () => {

@@ -373,9 +373,10 @@ describe('Create Session → (send the link) → Wait for Session', () => {
 		const sessionId = String(first.json('Create Session')[0].sessionId);
 		const last = await waiting.timeOut(id);
 		const [item] = last.json('Wait for Session');
-		expect(String(item.error)).toBe(
+		expect(item.message).toBe(
 			`Session ${sessionId} did not reach a final status within 1 day (last known status: unknown)`,
 		);
+		expect(item.error).toMatchObject({ code: 'WAIT_TIMED_OUT', details: { sessionId } });
 	});
 
 	test('the time limit passes with Return Last Status: the session is output with timedOut', async () => {

@@ -79,10 +79,16 @@ describe('waiting items (what n8n outputs at the time limit)', () => {
 		const json = waitingItemJson(
 			entry({ onTimeout: 'error', kind: 'session', id: 'cs_9', status: 'created' }),
 		);
-		expect(Object.keys(json)).toEqual(['error', 'details']);
-		expect(json.error).toBe(
+		expect(Object.keys(json)).toEqual(['error', 'message']);
+		expect(json.message).toBe(
 			'Session cs_9 did not reach a final status within 1 day (last known status: created)',
 		);
+		expect(json.error).toMatchObject({
+			message: json.message,
+			code: 'WAIT_TIMED_OUT',
+			httpCode: null,
+			details: { sessionId: 'cs_9', status: 'created', timedOut: true },
+		});
 	});
 
 	test('read back from either shape; other items pass through', () => {
@@ -94,7 +100,10 @@ describe('waiting items (what n8n outputs at the time limit)', () => {
 			waiting: false,
 			json: { clientId: 'aa_1', status: 'initiated' },
 		});
-		expect(readStoredItem('journey', { error: 'boom', details: {} }).waiting).toBe(false);
+		expect(
+			readStoredItem('journey', { error: { message: 'boom', details: {} }, message: 'boom' })
+				.waiting,
+		).toBe(false);
 	});
 
 	test('startedFacts drops the waiting bookkeeping; waitedSeconds counts from waitingSince', () => {

@@ -95,7 +95,7 @@ const WAITING_KEY = 'waitingForCallback';
 /**
  * The item a waiting journey or session leaves behind: what n8n outputs if the time limit passes.
  * `Return Last Status`: the start output with `timedOut: true` and the status known when the wait
- * began. `Fail`: the same facts as an error item (`{error, details}`), which n8n sends to the
+ * began. `Fail`: the same facts as an error item (`{ error: { message, code, details }, message }`), which n8n sends to the
  * node's error output when "On Error" is "Continue (using error output)".
  */
 export function waitingItemJson(entry: WaitingEntry): IDataObject {
@@ -110,9 +110,11 @@ export function waitingItemJson(entry: WaitingEntry): IDataObject {
 		timeLimitAt: entry.until,
 	};
 	if (entry.onTimeout === 'returnLastStatus') return facts;
+	const message = `${SUBJECT[entry.kind]} ${entry.id} did not reach a final status within ${describeDuration(entry.timeLimitMs)} (last known status: ${entry.status ?? 'unknown'})`;
+	// the router's error-item shape, which n8n 1.x and 2.x both send to the error output
 	return {
-		error: `${SUBJECT[entry.kind]} ${entry.id} did not reach a final status within ${describeDuration(entry.timeLimitMs)} (last known status: ${entry.status ?? 'unknown'})`,
-		details: facts,
+		error: { message, code: 'WAIT_TIMED_OUT', httpCode: null, description: null, details: facts },
+		message,
 	};
 }
 
@@ -124,7 +126,8 @@ export type StoredItem =
  * Reads back the items `waitingItemJson` produced (and passes any other item through unchanged).
  */
 export function readStoredItem(kind: CompletionKind, json: IDataObject): StoredItem {
-	const facts = typeof json.error === 'string' && isObject(json.details) ? json.details : json;
+	const error = json.error;
+	const facts = isObject(error) && isObject(error.details) ? error.details : json;
 	const id = toText(facts[ID_KEY[kind]]);
 	if (facts[WAITING_KEY] === true && id) return { waiting: true, kind, id, facts };
 	return { waiting: false, json };

@@ -363,7 +363,9 @@ describe('Create Session → (send the link) → Wait for Session', () => {
 			isSuccessful: true,
 			timedOut: false,
 		});
-		expect(JSON.stringify(done.callback)).toContain('ABCDE1234F');
+		// Personal Data in Output defaults to Masked: the submitted PAN is there, to its last 4 characters
+		expect(JSON.stringify(done.callback)).toContain('XXXXXX234F');
+		expect(JSON.stringify(done.callback)).not.toContain('ABCDE1234F');
 		checkSchema(wf, 'Wait for Session', [done]);
 	});
 

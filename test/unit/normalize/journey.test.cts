@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	inferMode,
 	normalizeAnalysis,
@@ -654,6 +656,7 @@ describe('normalizeAnalysis', () => {
 			inwardChequeReturn: false,
 			endOfMonthStress: true,
 			negativeBalance: null,
+			suspiciousCredit: null,
 		});
 		expect(a.salaryCredits).toEqual([{ month: '2025-01', amount: 50000, source: 'ACME' }]);
 		expect(a.emiAccounts).toEqual([{ lender: 'HDFC', amount: 16300, mode: 'NACH' }]);
@@ -690,8 +693,9 @@ describe('normalizeAnalysis', () => {
 				net: 10800,
 				closingBalance: 18001,
 			},
-			{ month: '2025-02', totalCredits: 0, totalDebits: 400, net: -400, closingBalance: 11000 },
-			{ month: '2025-03', totalCredits: 0, totalDebits: 400, net: -400, closingBalance: 11000 },
+			// each of these months comes from one account only: not a total over both
+			{ month: '2025-02', totalCredits: null, totalDebits: null, net: null, closingBalance: null },
+			{ month: '2025-03', totalCredits: null, totalDebits: null, net: null, closingBalance: null },
 		]);
 		expect(a.healthScore).toMatchObject({
 			score: 61,
@@ -755,5 +759,164 @@ describe('normalizeAnalysis', () => {
 			},
 		});
 		expect([b.averageMonthlyBalance, b.minimumMonthlyBalance]).toEqual([200, 100]);
+	});
+});
+
+describe('Get Analysis: unknown is null, never the clean value', () => {
+	/** Two analysed accounts: a clean one (100, excellent) and one holding an inward cheque return (85, good). */
+	const clean = () => {
+		const account = sampleAccount(0, 100, 5000, 0);
+		account.analysis_json.health_score.rating = 'excellent';
+		return account;
+	};
+	const withChequeReturn = () => {
+		const account = sampleAccount(1, 85, 7000, 0);
+		account.analysis_json.flagged_transactions.cheque_return_summary = { total_returns: 1 };
+		account.analysis_json.monthly_summary[1].month = '2025-02';
+		return account;
+	};
+	const journey = (accounts: unknown[], total = accounts.length) => ({
+		data: { client_id: 'aa_3', status: 'completed', total_accounts: total, accounts },
+	});
+
+	it('both accounts analysed: the cheque return is a bounce and the worst score is 85 "good"', () => {
+		const a = normalizeAnalysis(journey([clean(), withChequeReturn()]));
+		expect(a.flags).toMatchObject({ anyBounce: true, inwardChequeReturn: true });
+		expect(a.healthScore).toMatchObject({ score: 85, rating: 'good' });
+		expect(a.coverage).toEqual({
+			accounts: 2,
+			analysed: 2,
+			complete: true,
+			unanalysedAccounts: [],
+		});
+		expect(a.totalCredits).toBe(12000);
+	});
+
+	it('the account holding the cheque return has no analysis: bounce flags, score and totals are null, coverage says which', () => {
+		const unanalysed = { ...withChequeReturn(), analysis_json: null };
+		const a = normalizeAnalysis(journey([clean(), unanalysed]));
+		expect(a.accounts[1]).toMatchObject({ status: 'completed', analysed: false });
+		expect(a.flags).toMatchObject({
+			anyBounce: null,
+			inwardChequeReturn: null,
+			negativeBalance: null,
+		});
+		// not 100 "excellent" from the clean account alone
+		expect(a.healthScore).toBeNull();
+		expect(a.coverage).toEqual({
+			accounts: 2,
+			analysed: 1,
+			complete: false,
+			unanalysedAccounts: [1],
+		});
+		expect([a.totalCredits, a.totalDebits, a.netFlow]).toEqual([null, null, null]);
+		expect([a.averageMonthlyBalance, a.minimumMonthlyBalance]).toEqual([null, null]);
+		expect([a.periodFrom, a.periodTo]).toEqual([null, null]);
+		expect(a.monthlyTrend).toEqual([]);
+		// the analysed account keeps its own figures
+		expect(a.accounts[0]).toMatchObject({ analysed: true, totalCredits: 5000 });
+	});
+
+	it('an account the answer does not list (total_accounts says more) leaves the same unknowns', () => {
+		const a = normalizeAnalysis(journey([clean()], 2));
+		expect(a.coverage).toMatchObject({ accounts: 2, analysed: 1, complete: false });
+		expect(a.flags.anyBounce).toBeNull();
+		expect(a.healthScore).toBeNull();
+		expect(a.totalCredits).toBeNull();
+	});
+
+	it('a bounce seen in an analysed account stays true when another account has no analysis', () => {
+		const a = normalizeAnalysis(journey([withChequeReturn(), { account_index: 1 }]));
+		expect(a.flags).toMatchObject({ anyBounce: true, inwardChequeReturn: true });
+		expect(a.healthScore).toBeNull();
+	});
+
+	it('a missing flag makes anyBounce null, not false (reference shape)', () => {
+		const flags = { ...analysisReference.data.flags, emi_bounce: false } as IDataObject;
+		delete flags.inward_cheque_return;
+		const a = normalizeAnalysis({ data: { ...analysisReference.data, flags } });
+		expect(a.flags).toMatchObject({
+			salaryBounce: false,
+			emiBounce: false,
+			inwardChequeReturn: null,
+			anyBounce: null,
+		});
+		const all = normalizeAnalysis({
+			data: { ...analysisReference.data, flags: { ...flags, inward_cheque_return: false } },
+		});
+		expect(all.flags.anyBounce).toBe(false);
+	});
+
+	it('a missing cheque-return summary makes anyBounce null, not false (sample shape)', () => {
+		const account = clean();
+		delete (account.analysis_json.flagged_transactions as IDataObject).cheque_return_summary;
+		const a = normalizeAnalysis(journey([account]));
+		expect(a.accounts[0].flags).toMatchObject({ anyBounce: null, inwardChequeReturn: null });
+		expect(a.flags).toMatchObject({ anyBounce: null, inwardChequeReturn: null });
+	});
+
+	it('a month only some accounts report is not summed over those accounts', () => {
+		const one = clean();
+		const two = withChequeReturn();
+		two.analysis_json.monthly_summary[1].month = '2025-03';
+		const a = normalizeAnalysis(journey([one, two]));
+		expect(a.monthlyTrend).toEqual([
+			{
+				month: '2025-01',
+				totalCredits: 12000,
+				totalDebits: 1200,
+				net: 10800,
+				closingBalance: 18001,
+			},
+			{ month: '2025-02', totalCredits: null, totalDebits: null, net: null, closingBalance: null },
+			{ month: '2025-03', totalCredits: null, totalDebits: null, net: null, closingBalance: null },
+		]);
+	});
+
+	it('an average of month-end balances is not taken over the months that have one', () => {
+		const account = clean();
+		delete (account.analysis_json.summary_card.balance_summary as IDataObject)
+			.average_monthly_balance;
+		(account.analysis_json.monthly_summary[1] as IDataObject).closing_balance = null;
+		const a = normalizeAnalysis(journey([account]));
+		expect(a.accounts[0].averageMonthlyBalance).toBeNull();
+		expect(a.accounts[0].minimumMonthlyBalance).toBeNull();
+	});
+
+	it('a flagged suspicious credit surfaces in the account and in the flags', () => {
+		const account = clean() as IDataObject;
+		(account.analysis_json as IDataObject).suspicious_transactions = {
+			suspicious_credits: [
+				{
+					date: '2025-01-20',
+					description: 'NEFT FROM R KUMAR',
+					amount: 250000,
+					type: 'CREDIT',
+					balance: 260000,
+					reason: 'Large credit from an individual',
+				},
+			],
+			suspicious_debits: [],
+			monthwise_summary: [],
+			summary: { total_suspicious_credits: 1, total_suspicious_debits: 0, total_amount: 250000 },
+		};
+		const a = normalizeAnalysis(journey([account]));
+		expect(a.flags.suspiciousCredit).toBe(true);
+		expect(a.accounts[0]).toMatchObject({
+			suspiciousCreditCount: 1,
+			suspiciousCredits: [
+				{
+					date: '2025-01-20',
+					amount: 250000,
+					description: 'NEFT FROM R KUMAR',
+					reason: 'Large credit from an individual',
+				},
+			],
+			flags: { suspiciousCredit: true },
+		});
+		// an analysis without the group does not say "none"
+		const without = normalizeAnalysis(journey([clean()]));
+		expect(without.flags.suspiciousCredit).toBeNull();
+		expect(without.accounts[0].suspiciousCredits).toBeNull();
 	});
 });

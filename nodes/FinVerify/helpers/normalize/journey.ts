@@ -11,6 +11,7 @@ import {
 	sumPresent,
 	toBoolean,
 	toIsoDate,
+	toIsoMonth,
 	toIsoTimestamp,
 	toLowerText,
 	toNumber,
@@ -428,14 +429,22 @@ export function transactionItems(
 
 // ---------------------------------------------------------------- analysis
 
+/**
+ * Flags of an analysis. Each is tri-state: true, false, or null when the analysis does not say (a
+ * missing flag, a missing count, an account without analysis). A flag over several accounts is true
+ * when any analysed account shows it, false only when every account was analysed and none shows it.
+ */
 export interface AnalysisFlags extends IDataObject {
 	salaryBounce: boolean | null;
 	emiBounce: boolean | null;
+	/** Any bounce: a salary or EMI bounce, a bounced transaction or a returned inward cheque. */
 	anyBounce: boolean | null;
 	highCashWithdrawal: boolean | null;
 	inwardChequeReturn: boolean | null;
 	endOfMonthStress: boolean | null;
 	negativeBalance: boolean | null;
+	/** A credit the analysis flags as suspicious (sample shape's suspicious_transactions). */
+	suspiciousCredit: boolean | null;
 }
 
 export interface HealthScore extends IDataObject {
@@ -448,6 +457,13 @@ export interface HealthScore extends IDataObject {
 	reconciliationIssues: number | null;
 }
 
+export interface SuspiciousCredit extends IDataObject {
+	date: string | null;
+	amount: number | null;
+	description: string | null;
+	reason: string | null;
+}
+
 export interface AnalysisAccount extends IDataObject {
 	accountIndex: number | null;
 	bankName: string | null;
@@ -456,6 +472,8 @@ export interface AnalysisAccount extends IDataObject {
 	accountType: string | null;
 	holderName: string | null;
 	status: string | null;
+	/** Whether the answer carries this account's analysis (analysis_json); its figures are null if not. */
+	analysed: boolean;
 	periodFrom: string | null;
 	periodTo: string | null;
 	totalCredits: number | null;
@@ -469,6 +487,9 @@ export interface AnalysisAccount extends IDataObject {
 	closingBalance: number | null;
 	healthScore: HealthScore | null;
 	flags: AnalysisFlags;
+	/** How many credits the analysis flags as suspicious, or null when it does not say. */
+	suspiciousCreditCount: number | null;
+	suspiciousCredits: SuspiciousCredit[] | null;
 	modeBreakdown: IDataObject[];
 	/**
 	 * Per month: credits, debits, net and month-end balance (when the analysis carries
@@ -477,10 +498,25 @@ export interface AnalysisAccount extends IDataObject {
 	monthlyTrend: IDataObject[];
 }
 
+/**
+ * Which accounts the figures of a multi-account analysis cover. Totals, the health score and
+ * false flags are given only when `complete` (every account analysed); otherwise they are null.
+ */
+export interface AnalysisCoverage extends IDataObject {
+	/** Accounts of the journey (the larger of total_accounts and the accounts listed); null when not said. */
+	accounts: number | null;
+	/** Accounts whose analysis the answer carries; null when not said (reference shape). */
+	analysed: number | null;
+	complete: boolean;
+	/** account_index (or position) of each listed account without analysis. */
+	unanalysedAccounts: number[];
+}
+
 export interface AnalysisSummary extends IDataObject {
 	shape: Shape;
 	clientId: string | null;
 	status: string | null;
+	coverage: AnalysisCoverage;
 	periodFrom: string | null;
 	periodTo: string | null;
 	totalCredits: number | null;
@@ -496,7 +532,10 @@ export interface AnalysisSummary extends IDataObject {
 	emiAccounts: IDataObject[];
 	monthlyTrend: IDataObject[];
 	flags: AnalysisFlags;
-	/** The worst (lowest) health score over the accounts (sample shape only), or null. */
+	/**
+	 * The worst (lowest) health score over the accounts (sample shape only); null unless every account
+	 * has one.
+	 */
 	healthScore: HealthScore | null;
 	accounts: AnalysisAccount[];
 }
@@ -509,14 +548,24 @@ const emptyFlags = (): AnalysisFlags => ({
 	inwardChequeReturn: null,
 	endOfMonthStress: null,
 	negativeBalance: null,
+	suspiciousCredit: null,
 });
 
 const positive = (n: number | null): boolean | null => (n === null ? null : n > 0);
 
-/** Sum of the non-null numbers to 2 decimals, or null when all are null. */
-function total(values: Array<number | null>): number | null {
-	const sum = sumPresent(values);
-	return sum === null ? null : round2(sum);
+/**
+ * True when any value is true; false only when every value is false; null when none is true and
+ * one is unknown (a missing flag never turns a bounce into "no bounce").
+ */
+export function anyTrue(values: Array<boolean | null>): boolean | null {
+	if (values.some((v) => v === true)) return true;
+	return values.length > 0 && values.every((v) => v === false) ? false : null;
+}
+
+/** Sum to 2 decimals of values that are all known, or null when one is missing (or none given). */
+function sumOfAll(values: Array<number | null>): number | null {
+	if (values.length === 0 || values.some((v) => v === null)) return null;
+	return round2(sumPresent(values) as number);
 }
 
 function healthScoreOf(raw: unknown): HealthScore | null {
@@ -537,13 +586,34 @@ function healthScoreOf(raw: unknown): HealthScore | null {
 	const details = asObject(first(raw.details, raw.breakdown));
 	return {
 		score: toNumber(first(raw.score, raw.value)),
-		rating: toText(raw.rating),
+		// one case for the rating: the service's own (excellent, good, fair, poor, critical)
+		rating: toLowerText(raw.rating),
 		description: toText(raw.rating_description),
 		totalPenalties: toNumber(raw.total_penalties),
 		bounces: countOf(details.bounces),
 		negativeBalances: countOf(details.negative_balances),
 		reconciliationIssues: countOf(details.reconciliation_issues),
 	};
+}
+
+function suspiciousCreditsOf(raw: unknown): {
+	count: number | null;
+	list: SuspiciousCredit[] | null;
+} {
+	if (!isObject(raw)) return { count: null, list: null };
+	const list = Array.isArray(raw.suspicious_credits)
+		? raw.suspicious_credits.filter(isObject).map((row) => ({
+				date: toStatementDate(first(row.date, row.txn_date)),
+				amount: toNumber(first(row.amount, row.credit)),
+				description: toText(first(row.description, row.narration)),
+				reason: toText(first(row.reason, row.remarks)),
+			}))
+		: null;
+	const summary = asObject(raw.summary);
+	const count =
+		toNumber(first(summary.total_suspicious_credits, summary.suspicious_credits)) ??
+		(list ? list.length : null);
+	return { count, list };
 }
 
 function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount {
@@ -583,11 +653,15 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 				),
 			)
 		: countOf(chequeSummary);
+	const suspicious = suspiciousCreditsOf(json.suspicious_transactions);
 	const modes = asObject(card.mode_breakdown);
 	const trend = monthlyTrend(json.monthly_summary);
+	// an average or minimum of month-end balances only when every month has one
 	const monthEnds = trend
-		.map((m) => m.closingBalance as number | null)
-		.filter((b): b is number => b !== null);
+		.filter((m) => isText(m.month))
+		.map((m) => m.closingBalance as number | null);
+	const allMonthEnds = monthEnds.length > 0 && monthEnds.every((b) => b !== null);
+	const ends = monthEnds as number[];
 	return {
 		accountIndex: toNumber(a.account_index) ?? position,
 		bankName: toText(first(a.bank_name, card.bank_name)),
@@ -596,6 +670,7 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 		accountType: toText(card.account_type),
 		holderName: toText(card.customer_name),
 		status: toLowerText(a.bsa_status),
+		analysed: Object.keys(json).length > 0,
 		periodFrom: toStatementDate(first(period.start_date, period.from)),
 		periodTo: toStatementDate(first(period.end_date, period.to)),
 		totalCredits: toNumber(
@@ -617,11 +692,9 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 					balances.average_balance,
 					balances.avg_balance,
 				),
-			) ??
-			(monthEnds.length ? round2(monthEnds.reduce((s, b) => s + b, 0) / monthEnds.length) : null),
+			) ?? (allMonthEnds ? round2(ends.reduce((s, b) => s + b, 0) / ends.length) : null),
 		minimumMonthlyBalance:
-			toNumber(balances.minimum_monthly_balance) ??
-			(monthEnds.length ? Math.min(...monthEnds) : null),
+			toNumber(balances.minimum_monthly_balance) ?? (allMonthEnds ? Math.min(...ends) : null),
 		minimumBalance: toNumber(first(balances.minimum_balance, balances.min_balance)),
 		openingBalance: toNumber(balances.opening_balance),
 		closingBalance: toNumber(balances.closing_balance),
@@ -632,7 +705,10 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 			anyBounce: anyTrue([positive(bounces), positive(chequeReturns)]),
 			inwardChequeReturn: positive(chequeReturns),
 			negativeBalance: positive(negatives),
+			suspiciousCredit: positive(suspicious.count),
 		},
+		suspiciousCreditCount: suspicious.count,
+		suspiciousCredits: suspicious.list,
 		modeBreakdown: Object.entries(modes).map(([mode, value]) => {
 			const m = asObject(value);
 			return {
@@ -653,7 +729,7 @@ function monthlyTrend(raw: unknown): IDataObject[] {
 		const credits = toNumber(first(r.total_credits, r.credits));
 		const debits = toNumber(first(r.total_debits, r.debits));
 		return {
-			month: toText(r.month),
+			month: toIsoMonth(r.month) ?? toText(r.month),
 			totalCredits: credits,
 			totalDebits: debits,
 			net:
@@ -663,40 +739,48 @@ function monthlyTrend(raw: unknown): IDataObject[] {
 	});
 }
 
+const TREND_FIGURES = ['totalCredits', 'totalDebits', 'net', 'closingBalance'];
+
 /**
- * Per-account monthly rows merged by month (amounts and month-end balances summed), months
- * ascending.
+ * Per-account monthly rows merged by month, months ascending. A figure of a month is the sum over
+ * the accounts only when every account has it for that month; otherwise it is null (a month is never
+ * summed over the accounts that happen to report it).
  */
 function mergeMonthlyTrends(trends: IDataObject[][]): IDataObject[] {
-	const byMonth = new Map<string, IDataObject>();
-	for (const row of trends.flat()) {
-		const month = row.month as string | null;
-		if (!month) continue;
-		const acc = byMonth.get(month) ?? {
-			month,
-			totalCredits: null,
-			totalDebits: null,
-			net: null,
-			closingBalance: null,
-		};
-		for (const key of ['totalCredits', 'totalDebits', 'net', 'closingBalance']) {
-			acc[key] = total([acc[key] as number | null, row[key] as number | null]);
-		}
-		byMonth.set(month, acc);
-	}
-	return [...byMonth.values()].sort((a, b) => String(a.month).localeCompare(String(b.month)));
+	const months = [
+		...new Set(trends.flatMap((rows) => rows.map((r) => r.month).filter(isText))),
+	].sort();
+	return months.map((month) => {
+		const rows = trends.map((t) => t.find((r) => r.month === month));
+		const merged: IDataObject = { month };
+		for (const key of TREND_FIGURES)
+			merged[key] = sumOfAll(rows.map((r) => (r ? (r[key] as number | null) : null)));
+		return merged;
+	});
 }
 
-function anyTrue(values: Array<boolean | null>): boolean | null {
-	if (values.some((v) => v === true)) return true;
-	return values.some((v) => v === false) ? false : null;
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** The coverage of a sample-shape analysis: how many accounts, and which ones lack their analysis. */
+function coverageOf(data: IDataObject, accounts: AnalysisAccount[]): AnalysisCoverage {
+	const declared = toNumber(data.total_accounts);
+	const count = Math.max(declared ?? 0, accounts.length);
+	const unanalysed = accounts.filter((a) => !a.analysed);
+	const analysed = accounts.length - unanalysed.length;
+	return {
+		accounts: count,
+		analysed,
+		complete: count > 0 && analysed === count,
+		unanalysedAccounts: unanalysed.map((a) => a.accountIndex as number),
+	};
 }
 
 /**
  * Get Analysis (operation journeyAnalysisJson), either shape, to one summary. Reference:
  * `data.{summary, income, obligations, cash_flow, flags}` for all accounts together. Sample:
- * `data.accounts[].analysis_json` per account; the totals are summed over the accounts, the health
- * score is the worst account's.
+ * `data.accounts[].analysis_json` per account; figures over the accounts (sums, the worst health
+ * score, flags that are false) only when every account was analysed (`coverage.complete`), and null
+ * otherwise; a flag any analysed account shows is true either way.
  */
 export function normalizeAnalysis(body: unknown): AnalysisSummary {
 	const data = unwrap(body);
@@ -713,45 +797,56 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 
 	if (isSample) {
 		const accounts = rawAccounts.map(sampleAccountAnalysis);
-		const credits = total(accounts.map((a) => a.totalCredits));
-		const debits = total(accounts.map((a) => a.totalDebits));
-		const scored = accounts.filter(
-			(a) => a.healthScore?.score !== null && a.healthScore?.score !== undefined,
-		);
-		const worst = scored.length
-			? scored.reduce((w, a) => ((a.healthScore?.score ?? 0) < (w.healthScore?.score ?? 0) ? a : w))
-			: undefined;
-		const dates = (pick: (a: AnalysisAccount) => string | null) =>
-			accounts
-				.map(pick)
-				.filter((d): d is string => d !== null)
-				.sort();
+		const coverage = coverageOf(data, accounts);
+		const over = (pick: (a: AnalysisAccount) => number | null) =>
+			coverage.complete ? sumOfAll(accounts.map(pick)) : null;
+		const credits = over((a) => a.totalCredits);
+		const debits = over((a) => a.totalDebits);
+		const scores = accounts.map((a) => a.healthScore?.score ?? null);
+		const worst =
+			coverage.complete && scores.every((s) => s !== null)
+				? accounts.reduce((w, a) =>
+						(a.healthScore?.score as number) < (w.healthScore?.score as number) ? a : w,
+					)
+				: undefined;
+		const dates = (pick: (a: AnalysisAccount) => string | null) => {
+			const list = accounts.map(pick);
+			return coverage.complete && list.every(isText) ? (list as string[]).sort() : [];
+		};
 		const froms = dates((a) => a.periodFrom);
 		const tos = dates((a) => a.periodTo);
-		const flag = (key: keyof AnalysisFlags) =>
-			anyTrue(accounts.map((a) => a.flags[key] as boolean | null));
+		const flag = (key: keyof AnalysisFlags) => {
+			const values = accounts.map((a) => a.flags[key] as boolean | null);
+			// a listed account without analysis, or one not listed at all, leaves "no" unknown
+			if (!coverage.complete) values.push(null);
+			return anyTrue(values);
+		};
 		return {
 			shape: 'sample',
 			...base,
+			coverage,
 			periodFrom: froms[0] ?? null,
 			periodTo: tos[tos.length - 1] ?? null,
 			totalCredits: credits,
 			totalDebits: debits,
 			netFlow: credits !== null && debits !== null ? round2(credits - debits) : null,
-			averageMonthlyBalance: total(accounts.map((a) => a.averageMonthlyBalance)),
-			minimumMonthlyBalance: total(accounts.map((a) => a.minimumMonthlyBalance)),
+			averageMonthlyBalance: over((a) => a.averageMonthlyBalance),
+			minimumMonthlyBalance: over((a) => a.minimumMonthlyBalance),
 			averageMonthlyIncome: null,
 			incomeStabilityScore: null,
 			salaryCredits: [],
 			totalEmiPerMonth: null,
 			fixedObligationsRatio: null,
 			emiAccounts: [],
-			monthlyTrend: mergeMonthlyTrends(accounts.map((a) => a.monthlyTrend)),
+			monthlyTrend: coverage.complete
+				? mergeMonthlyTrends(accounts.map((a) => a.monthlyTrend))
+				: [],
 			flags: {
 				...emptyFlags(),
 				anyBounce: flag('anyBounce'),
 				inwardChequeReturn: flag('inwardChequeReturn'),
 				negativeBalance: flag('negativeBalance'),
+				suspiciousCredit: flag('suspiciousCredit'),
 			},
 			healthScore: worst?.healthScore ?? null,
 			accounts,
@@ -768,9 +863,12 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 	const debits = toNumber(summary.total_debits);
 	const salaryBounce = toBoolean(flags.salary_bounce);
 	const emiBounce = toBoolean(flags.emi_bounce);
+	const inwardChequeReturn = toBoolean(flags.inward_cheque_return);
 	return {
 		shape: 'reference',
 		...base,
+		// one analysis of the whole journey: the service's own figures over all its accounts
+		coverage: { accounts: null, analysed: null, complete: true, unanalysedAccounts: [] },
 		periodFrom: toStatementDate(first(period.from, period.start_date)),
 		periodTo: toStatementDate(first(period.to, period.end_date)),
 		totalCredits: credits,
@@ -792,11 +890,12 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 		}),
 		monthlyTrend: monthlyTrend(cashFlow.monthly_trend),
 		flags: {
+			...emptyFlags(),
 			salaryBounce,
 			emiBounce,
-			anyBounce: anyTrue([salaryBounce, emiBounce, toBoolean(flags.inward_cheque_return)]),
+			anyBounce: anyTrue([salaryBounce, emiBounce, inwardChequeReturn]),
 			highCashWithdrawal: toBoolean(flags.high_cash_withdrawal),
-			inwardChequeReturn: toBoolean(flags.inward_cheque_return),
+			inwardChequeReturn,
 			endOfMonthStress: toBoolean(flags.end_of_month_stress),
 			negativeBalance: toBoolean(flags.negative_balance),
 		},

@@ -60,6 +60,7 @@ const DECISION_FIELDS: Record<string, string[]> = {
 	'bankStatementJourney.getAnalysis': [
 		'anyBounce',
 		'inwardChequeReturn',
+		'suspiciousCredit',
 		'averageMonthlyBalance',
 		'minimumMonthlyBalance',
 	],

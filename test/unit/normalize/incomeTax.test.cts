@@ -1,4 +1,7 @@
 import {
+	missingItrDataFacts,
+	missingJobStatusFacts,
+	missingPasswordResetFacts,
 	normalizeAnalysisJob,
 	normalizeItrData,
 	normalizePasswordReset,
@@ -359,7 +362,8 @@ describe('normalizeAnalysisJob', () => {
 			status: null,
 			progress: null,
 			isFinal: false,
-			isComplete: false,
+			// no status: whether the job is complete is unknown
+			isComplete: null,
 			message: null,
 		});
 	});
@@ -385,5 +389,44 @@ describe('normalizePasswordReset', () => {
 			message: 'outer',
 		});
 		expect(normalizePasswordReset('x')).toEqual({ clientId: null, status: null, message: null });
+	});
+});
+
+describe('income-tax returns: unknown is null, statuses in one case', () => {
+	it('the number of returns is null, not 0, when the answer carries no list of returns', () => {
+		expect(normalizeItrData(reference).filingCount).toBe(2);
+		expect(normalizeItrData(sample).filingCount).toBe(normalizeItrData(sample).filings.length);
+		const withoutList = { ...reference.data } as Record<string, unknown>;
+		delete withoutList.itr_records;
+		expect(normalizeItrData({ data: withoutList }).filingCount).toBeNull();
+		expect(normalizeItrData({ data: { ...reference.data, itr_records: [] } }).filingCount).toBe(0);
+	});
+
+	it('filing and refund statuses in one case whichever case the service sends', () => {
+		const record = { ...reference.data.itr_records[0], refund_status: 'NOT APPLICABLE' };
+		const out = normalizeItrData({
+			data: { ...reference.data, filing_status: 'REVISED', itr_records: [record] },
+		});
+		expect(out.filingStatus).toBe('Revised');
+		expect(out.filings[0].refundStatus).toBe('Not Applicable');
+	});
+
+	it.each([
+		['{}', {}],
+		['data: null', { success: true, data: null }],
+		['data: {}', { success: true, data: {} }],
+	])('answers without their identifying facts (%s) are named as missing', (_, body) => {
+		expect(missingItrDataFacts(body)).toMatch(/PAN, job id or list of returns/);
+		expect(missingJobStatusFacts(body)).toBe('a job status (data.status)');
+		expect(missingPasswordResetFacts(body)).toBe('a reset status (data.status)');
+	});
+
+	it('answers that carry them pass', () => {
+		expect(missingItrDataFacts(reference)).toBeUndefined();
+		expect(missingItrDataFacts(sample)).toBeUndefined();
+		expect(missingJobStatusFacts({ data: { job_id: 'j', status: 'processing' } })).toBeUndefined();
+		expect(
+			missingPasswordResetFacts({ success: true, data: { client_id: 'c', status: 'otp_sent' } }),
+		).toBeUndefined();
 	});
 });

@@ -2,6 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	inferMode,
+	missingAnalysisFacts,
+	missingJourneyStatusFacts,
+	missingStatementFacts,
 	normalizeAnalysis,
 	normalizeJourneyStart,
 	normalizeJourneyStatus,
@@ -918,5 +921,82 @@ describe('Get Analysis: unknown is null, never the clean value', () => {
 		const without = normalizeAnalysis(journey([clean()]));
 		expect(without.flags.suspiciousCredit).toBeNull();
 		expect(without.accounts[0].suspiciousCredits).toBeNull();
+	});
+});
+
+describe('Get Status and Get Statement Result: unknown is null', () => {
+	it.each([
+		['an HTTP code in the envelope', { success: true, status: 200, data: null }],
+		['an HTTP code as text', { status: '200', message: 'OK' }],
+		['an envelope word without a journey', { status: 'success', message: 'OK' }],
+		['an empty body', {}],
+		['data: null', { success: true, data: null }],
+		['a record without status', { client_id: 'aa_1', total_accounts: 1 }],
+	])('%s is never a journey status', (_, body) => {
+		const s = normalizeJourneyStatus(body);
+		expect(s.status).toBeNull();
+		expect(s.serviceStatus).toBeNull();
+		expect(missingJourneyStatusFacts(body)).toBe('a journey status (data.status or status)');
+	});
+
+	it('a journey status in either shape passes', () => {
+		expect(missingJourneyStatusFacts(statusReference)).toBeUndefined();
+		expect(missingJourneyStatusFacts(statusSample)).toBeUndefined();
+		expect(normalizeJourneyStatus({ client_id: 'aa_1', status: 'Consent Pending' }).status).toBe(
+			'consent_pending',
+		);
+	});
+
+	it('account counts are not counted from a list that is shorter than total_accounts, or whose statuses are unknown', () => {
+		const short = normalizeJourneyStatus({
+			...statusSample,
+			total_accounts: 3,
+			completed_accounts: undefined,
+			failed_accounts: undefined,
+		});
+		expect([short.totalAccounts, short.completedAccounts, short.failedAccounts]).toEqual([
+			3,
+			null,
+			null,
+		]);
+		const unknown = normalizeJourneyStatus({
+			...statusSample,
+			completed_accounts: undefined,
+			failed_accounts: undefined,
+			accounts: [statusSample.accounts[0], { ...statusSample.accounts[1], bsa_status: null }],
+		});
+		expect([unknown.completedAccounts, unknown.failedAccounts]).toEqual([null, null]);
+	});
+
+	it('a statement total is not summed over transactions whose direction or amount is unknown', () => {
+		const account = {
+			...statementSample.data.accounts[0],
+			analysis_summary: undefined,
+			transactions: [
+				...statementSample.data.accounts[0].transactions,
+				{ sr_no: 3, txn_date: '04-01-25', description: 'ADJUSTMENT', balance: 63749.5 },
+			],
+		};
+		const r = normalizeStatementResult({ data: { ...statementSample.data, accounts: [account] } });
+		expect([r.accounts[0].totalCredits, r.accounts[0].totalDebits]).toEqual([null, null]);
+	});
+
+	it('an account the answer does not list leaves the transaction count unknown', () => {
+		const r = normalizeStatementResult({ data: { ...statementSample.data, total_accounts: 2 } });
+		expect(r.totalAccounts).toBe(2);
+		expect(r.totalTransactions).toBeNull();
+	});
+
+	it('statement and analysis answers without their facts are named as missing', () => {
+		for (const body of [{}, { data: null }, { success: true, data: { client_id: 'aa_1' } }]) {
+			expect(missingStatementFacts(body)).toBe('the accounts (data.accounts)');
+			expect(missingAnalysisFacts(body)).toBe(
+				'the analysis (data.summary, data.flags or data.accounts)',
+			);
+		}
+		expect(missingStatementFacts(statementReference)).toBeUndefined();
+		expect(missingStatementFacts(statementSample)).toBeUndefined();
+		expect(missingAnalysisFacts(analysisReference)).toBeUndefined();
+		expect(missingAnalysisFacts(analysisSample)).toBeUndefined();
 	});
 });

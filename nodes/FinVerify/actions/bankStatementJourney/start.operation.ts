@@ -6,7 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeJourneyStart, normalizeJourneyStatus } from '../../helpers/normalize/journey';
+import {
+	missingJourneyStatusFacts,
+	normalizeJourneyStart,
+	normalizeJourneyStatus,
+} from '../../helpers/normalize/journey';
 import type { FieldContext } from '../../helpers/validation';
 import {
 	assertEmail,
@@ -194,6 +198,7 @@ export async function execute(
 				method: 'GET',
 				path: 'aa-bsa-journey/status',
 				qs: { client_id: clientId },
+				missingFacts: missingJourneyStatusFacts,
 				itemIndex,
 			}),
 		normalizeJourneyStatus,

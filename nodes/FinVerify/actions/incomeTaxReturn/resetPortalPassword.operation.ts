@@ -1,7 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizePasswordReset } from '../../helpers/normalize/incomeTax';
+import {
+	missingPasswordResetFacts,
+	normalizePasswordReset,
+} from '../../helpers/normalize/incomeTax';
 import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -61,6 +64,7 @@ export async function execute(
 				method: 'POST',
 				path: 'itr-analyzer/forget-password',
 				body: { client_id: clientId, password },
+				missingFacts: missingPasswordResetFacts,
 				idempotent: false,
 				itemIndex,
 			}),

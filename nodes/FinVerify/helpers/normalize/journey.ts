@@ -75,10 +75,13 @@ export interface JourneyStatusInfo {
  * reference).
  */
 export function normalizeJourneyStatusValue(raw: unknown): JourneyStatusInfo {
+	// a number (an HTTP code such as 200 in an envelope's status) is never a journey status
 	const text =
-		toText(raw)
-			?.toLowerCase()
-			.replace(/[\s-]+/g, '_') ?? null;
+		typeof raw === 'string' && !/^\s*\d+\s*$/.test(raw)
+			? (toText(raw)
+					?.toLowerCase()
+					.replace(/[\s-]+/g, '_') ?? null)
+			: null;
 	if (text === null) return { status: null, isFinal: false, isSuccessful: false };
 	const status = (JOURNEY_STATUSES as readonly string[]).includes(text)
 		? text
@@ -141,22 +144,32 @@ export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
 		data.total_accounts !== undefined ||
 		Array.isArray(data.accounts) ||
 		data.failed_at_stage !== undefined;
-	const info = normalizeJourneyStatusValue(data.status);
+	// without a data wrapper, a top-level status is the journey's only in a journey record (the
+	// sample shape); an envelope's own status (`success`, 200) is never the journey status
+	const isRecord = isObject(asObject(body).data) || isSample || data.client_id !== undefined;
+	const info = normalizeJourneyStatusValue(isRecord ? data.status : null);
 	const accounts = asArray(data.accounts).map(accountStatus);
+	const declaredTotal = toNumber(data.total_accounts);
+	// counted from the accounts only when the list is whole (as many as total_accounts says) and
+	// every account says its status
 	const countBy = (test: (a: JourneyAccountStatus) => boolean) =>
-		accounts.length > 0 ? accounts.filter(test).length : null;
+		accounts.length > 0 &&
+		(declaredTotal === null || declaredTotal === accounts.length) &&
+		accounts.every((a) => a.status !== null)
+			? accounts.filter(test).length
+			: null;
 	return {
 		shape: isSample ? 'sample' : 'reference',
 		clientId: toText(data.client_id),
 		status: info.status,
-		serviceStatus: toText(data.status),
+		serviceStatus: info.status === null ? null : toText(data.status),
 		isFinal: info.isFinal,
 		isSuccessful: info.isSuccessful,
 		consentType: toText(data.consent_type),
 		mobileNumber: toText(first(data.mobile_number, data.mobile)),
 		failedAtStage: toText(data.failed_at_stage),
 		errorMessage: toText(data.error_message),
-		totalAccounts: toNumber(data.total_accounts) ?? (accounts.length > 0 ? accounts.length : null),
+		totalAccounts: declaredTotal ?? (accounts.length > 0 ? accounts.length : null),
 		completedAccounts:
 			toNumber(data.completed_accounts) ??
 			countBy((a) => normalizeJourneyStatusValue(a.status).isSuccessful),
@@ -165,6 +178,13 @@ export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
 		createdAt: toIsoTimestamp(data.created_at),
 		updatedAt: toIsoTimestamp(data.updated_at),
 	};
+}
+
+/** What a Get Status answer lacks: a journey status (a word, never a number such as 200). */
+export function missingJourneyStatusFacts(body: unknown): string | undefined {
+	return normalizeJourneyStatus(body).status === null
+		? 'a journey status (data.status or status)'
+		: undefined;
 }
 
 /**
@@ -326,12 +346,15 @@ export interface StatementResult extends IDataObject {
 	clientId: string | null;
 	status: string | null;
 	totalAccounts: number;
-	totalTransactions: number;
+	/** Null when the journey has more accounts (total_accounts) than the answer lists. */
+	totalTransactions: number | null;
 	accounts: StatementAccount[];
 }
 
+/** Total of one direction; null when a transaction's direction or amount is unknown. */
 function sumOf(transactions: Transaction[], type: TransactionType): number | null {
 	if (transactions.length === 0) return null;
+	if (transactions.some((t) => t.type === null || t.amount === null)) return null;
 	return round2(
 		transactions.filter((t) => t.type === type).reduce((s, t) => s + (t.amount ?? 0), 0),
 	);
@@ -388,15 +411,21 @@ export function normalizeStatementResult(body: unknown): StatementResult {
 			(a) => isObject(a) && (isObject(a.account_info) || a.account_index !== undefined),
 		);
 	const accounts = rawAccounts.map(statementAccount);
-	const status = toText(data.status);
+	const declaredTotal = toNumber(data.total_accounts);
+	const whole = declaredTotal === null || declaredTotal <= accounts.length;
 	return {
 		shape: isSample ? 'sample' : 'reference',
 		clientId: toText(data.client_id),
-		status: status === null ? null : normalizeJourneyStatusValue(status).status,
-		totalAccounts: accounts.length,
-		totalTransactions: accounts.reduce((s, a) => s + a.transactionCount, 0),
+		status: normalizeJourneyStatusValue(data.status).status,
+		totalAccounts: whole ? accounts.length : (declaredTotal as number),
+		totalTransactions: whole ? accounts.reduce((s, a) => s + a.transactionCount, 0) : null,
 		accounts,
 	};
+}
+
+/** What a Get Statement Result answer lacks: its list of accounts. */
+export function missingStatementFacts(body: unknown): string | undefined {
+	return Array.isArray(unwrap(body).accounts) ? undefined : 'the accounts (data.accounts)';
 }
 
 /**
@@ -773,6 +802,14 @@ function coverageOf(data: IDataObject, accounts: AnalysisAccount[]): AnalysisCov
 		complete: count > 0 && analysed === count,
 		unanalysedAccounts: unanalysed.map((a) => a.accountIndex as number),
 	};
+}
+
+/** What a Get Analysis answer lacks: the analysis itself, in either shape. */
+export function missingAnalysisFacts(body: unknown): string | undefined {
+	const data = unwrap(body);
+	return isObject(data.summary) || isObject(data.flags) || Array.isArray(data.accounts)
+		? undefined
+		: 'the analysis (data.summary, data.flags or data.accounts)';
 }
 
 /**

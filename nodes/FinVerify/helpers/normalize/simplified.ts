@@ -154,7 +154,7 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 					latestTaxableIncome: at('latestFiling.taxableIncome'),
 					latestAssessmentYear: at('latestFiling.assessmentYear'),
 					filingStatus: at('filingStatus'),
-					filingCount: (j) => (Array.isArray(j.filings) ? j.filings.length : 0),
+					filingCount: at('filingCount'),
 					status: at('status'),
 					latestForm: at('latestFiling.form'),
 					pan: at('pan'),
@@ -170,15 +170,17 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'bankStatementJourney.start': (json) =>
 		'isSuccessful' in json ? JOURNEY_STATUS : lead('journeyUrl', 'clientId', 'status')(json),
 	'bankStatementJourney.getStatementResult': lead('status', 'totalAccounts', 'totalTransactions'),
-	// what both shapes of an analysis carry (the health score is the sample shape's alone)
+	// the flags and figures a lending rule branches on (the health score is the sample shape's alone;
+	// a suspicious credit is flagged by the sample shape only, and is null, unknown, in the reference);
+	// null when an account was not analysed (Normalized's coverage says which)
 	'bankStatementJourney.getAnalysis': {
 		anyBounce: at('flags.anyBounce'),
 		inwardChequeReturn: at('flags.inwardChequeReturn'),
+		suspiciousCredit: at('flags.suspiciousCredit'),
 		averageMonthlyBalance: at('averageMonthlyBalance'),
 		minimumMonthlyBalance: at('minimumMonthlyBalance'),
 		netFlow: at('netFlow'),
 		totalCredits: at('totalCredits'),
-		totalDebits: at('totalDebits'),
 		periodFrom: at('periodFrom'),
 		periodTo: at('periodTo'),
 		clientId: at('clientId'),

@@ -45,9 +45,11 @@ const FREE_FORM = new Set(['report', 'details']);
 
 /**
  * A schema every one of `samples` satisfies: objects list their properties (none required, no others
- * allowed), arrays their items, and scalar types allow null (every normalizer field may be null).
+ * allowed), arrays their items. Every field may be null, whatever its type (unknown is null: a
+ * nested object or a list the answer does not carry is null too); the record itself and list entries
+ * are null only where a sample was.
  */
-export function inferSchema(samples: unknown[], key = ''): JsonSchema {
+export function inferSchema(samples: unknown[], key = '', isField = false): JsonSchema {
 	if (FREE_FORM.has(key)) return {};
 	const types = new Set<string>();
 	const objects: IDataObject[] = [];
@@ -68,7 +70,7 @@ export function inferSchema(samples: unknown[], key = ''): JsonSchema {
 	// null last: the editor's schema preview shows a field by its first type
 	const typeList = [...types].filter((t) => t !== 'null').sort();
 	if (types.has('null')) typeList.push('null');
-	if (scalars.length > 0 && !typeList.includes('null')) typeList.push('null');
+	if ((scalars.length > 0 || isField) && !typeList.includes('null')) typeList.push('null');
 	if (typeList.length === 1 && typeList[0] === 'null') {
 		// only ever null in the samples: any scalar
 		return { type: ['string', 'number', 'boolean', 'null'] };
@@ -81,6 +83,7 @@ export function inferSchema(samples: unknown[], key = ''): JsonSchema {
 			properties[k] = inferSchema(
 				objects.filter((o) => k in o).map((o) => o[k]),
 				k,
+				true,
 			);
 		schema.properties = properties;
 		schema.additionalProperties = false;

@@ -363,3 +363,8 @@ export function slugify(value: string, fallback = 'report', maxLength = 80): str
 export function commercialReportFileName(businessName: string): string {
 	return `${slugify(businessName, 'business')}-credit-report.html`;
 }
+
+/** What a multi-bureau answer lacks to be about anyone (stub). */
+export function creditAnswerLacks(summary: MultiBureauSummary): string[] {
+	return summary.pan === null && summary.bureaus.every((b) => b.success === false) ? ['pan'] : [];
+}

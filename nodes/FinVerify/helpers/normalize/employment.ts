@@ -578,3 +578,13 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 		credit: creditSummary,
 	};
 }
+
+export function epfoAnswerLacks(summary: EpfoSummary): string[] {
+	return summary.uan === null && summary.member.name === null && summary.employerCount === 0
+		? ['UAN', 'member']
+		: [];
+}
+
+export function epfoCreditAnswerLacks(summary: EpfoCreditSummary): string[] {
+	return summary.missing.length === 2 ? ['EPFO record', 'credit report'] : [];
+}

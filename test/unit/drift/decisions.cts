@@ -17,6 +17,22 @@ import {
 	epfoAnswerLacks,
 	epfoCreditAnswerLacks,
 } from '../../../nodes/FinVerify/helpers/normalize/employment';
+import {
+	missingAutocompleteFacts,
+	missingCompanyFacts,
+	missingEntityFacts,
+	missingLlpFacts,
+} from '../../../nodes/FinVerify/helpers/normalize/company';
+import {
+	missingItrDataFacts,
+	missingJobStatusFacts,
+	missingPasswordResetFacts,
+} from '../../../nodes/FinVerify/helpers/normalize/incomeTax';
+import {
+	missingAnalysisFacts,
+	missingJourneyStatusFacts,
+	missingStatementFacts,
+} from '../../../nodes/FinVerify/helpers/normalize/journey';
 
 export type Decisions = Record<string, unknown>;
 
@@ -26,9 +42,9 @@ export interface DecisionTable {
 	/**
 	 * What the answer lacks to identify its subject; the operation fails the item (an error naming it)
 	 * when this is not empty, so any drift that leads there is no silent change. The same function the
-	 * operation calls.
+	 * operation calls (on the normalized output, or on the body the operation checks).
 	 */
-	answerLacks?: (normalized: unknown) => string[];
+	answerLacks?: (normalized: unknown, body: unknown) => string[];
 	/** Fields compared without regard to case (names: "ACME PVT LTD" is "Acme Pvt Ltd"). */
 	caseInsensitive?: string[];
 }
@@ -38,6 +54,14 @@ const obj = (value: unknown): IDataObject =>
 		? (value as IDataObject)
 		: {};
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** A read's check of its answer (the transport's missingFacts), as answerLacks. */
+const bodyLacks =
+	(missingFacts: (body: unknown) => string | undefined) =>
+	(_: unknown, body: unknown): string[] => {
+		const missing = missingFacts(body);
+		return missing ? [missing] : [];
+	};
 
 /** `a.b.c` of an object, undefined-safe (missing is null). */
 function get(value: unknown, path: string): unknown {
@@ -74,7 +98,14 @@ const COMPANY_FIELDS = [
 	'companyType',
 	'listed',
 ];
-const LLP_FIELDS = ['status', 'dateOfIncorporation', 'totalObligationOfContribution'];
+const LLP_FIELDS = [
+	'status',
+	'dateOfIncorporation',
+	'totalObligationOfContribution',
+	'creditRating',
+	'openChargeCount',
+	'chargeHolders',
+];
 const JOB_FIELDS = ['status', 'isComplete', 'isFinal', 'progress'];
 const STATEMENT_ACCOUNT_FIELDS = [
 	'status',
@@ -111,14 +142,20 @@ export const DECISIONS: Record<string, DecisionTable> = {
 	},
 	'company.getByCin': {
 		fields: (n) => pick(n, 'cin' in obj(n) ? COMPANY_FIELDS : LLP_FIELDS),
+		answerLacks: bodyLacks(missingCompanyFacts),
 	},
-	'company.getLlpByLlpin': { fields: (n) => pick(n, LLP_FIELDS) },
+	'company.getLlpByLlpin': {
+		fields: (n) => pick(n, LLP_FIELDS),
+		answerLacks: bodyLacks(missingLlpFacts),
+	},
 	'company.getEntityByPan': {
 		fields: (n) => pick(n, ['status', 'entityType', 'dateOfIncorporation']),
+		answerLacks: bodyLacks(missingEntityFacts),
 	},
 	'company.searchByName': {
 		fields: (n) => each(n, 'items', ['name', 'status', 'entityType']),
-		caseInsensitive: ['name'],
+		answerLacks: bodyLacks(missingAutocompleteFacts),
+		caseInsensitive: ['items.name'],
 	},
 	'employment.getEpfoRecord': {
 		fields: (n) => ({
@@ -147,7 +184,10 @@ export const DECISIONS: Record<string, DecisionTable> = {
 		caseInsensitive: ['employment.currentEmployer'],
 	},
 	'incomeTaxReturn.startAnalysis': { fields: (n) => pick(n, JOB_FIELDS) },
-	'incomeTaxReturn.getAnalysisStatus': { fields: (n) => pick(n, JOB_FIELDS) },
+	'incomeTaxReturn.getAnalysisStatus': {
+		fields: (n) => pick(n, JOB_FIELDS),
+		answerLacks: bodyLacks(missingJobStatusFacts),
+	},
 	'incomeTaxReturn.getData': {
 		fields: (n) => ({
 			...pick(n, [
@@ -156,20 +196,26 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'latestFiling.grossTotalIncome',
 				'latestFiling.taxableIncome',
 				'latestFiling.assessmentYear',
+				'filingCount',
 			]),
-			filingCount: Array.isArray(obj(n).filings) ? list(obj(n).filings).length : null,
 		}),
+		answerLacks: bodyLacks(missingItrDataFacts),
 	},
-	'incomeTaxReturn.resetPortalPassword': { fields: (n) => pick(n, ['status']) },
+	'incomeTaxReturn.resetPortalPassword': {
+		fields: (n) => pick(n, ['status']),
+		answerLacks: bodyLacks(missingPasswordResetFacts),
+	},
 	'bankStatementJourney.start': { fields: (n) => pick(n, ['status', 'isFinal']) },
 	'bankStatementJourney.getStatus': {
 		fields: (n) => pick(n, ['status', 'isSuccessful', 'isFinal']),
+		answerLacks: bodyLacks(missingJourneyStatusFacts),
 	},
 	'bankStatementJourney.getStatementResult': {
 		fields: (n) => ({
 			...pick(n, ['status', 'totalAccounts', 'totalTransactions']),
 			...each(get(n, 'accounts'), 'accounts', STATEMENT_ACCOUNT_FIELDS),
 		}),
+		answerLacks: bodyLacks(missingStatementFacts),
 	},
 	'bankStatementJourney.getAnalysis': {
 		fields: (n) => ({
@@ -179,6 +225,7 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'flags.salaryBounce',
 				'flags.emiBounce',
 				'flags.negativeBalance',
+				'flags.suspiciousCredit',
 				'healthScore.score',
 				'healthScore.rating',
 				'averageMonthlyBalance',
@@ -187,7 +234,15 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'totalCredits',
 				'totalDebits',
 			]),
+			...each(get(n, 'accounts'), 'accounts', [
+				'flags.anyBounce',
+				'flags.inwardChequeReturn',
+				'flags.suspiciousCredit',
+				'healthScore.score',
+				'totalCredits',
+			]),
 		}),
+		answerLacks: bodyLacks(missingAnalysisFacts),
 	},
 	'collectionSession.create': { fields: (n) => pick(n, ['status', 'isFinal']) },
 };

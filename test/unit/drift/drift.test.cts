@@ -57,7 +57,7 @@ function run(
 		// the normalizer itself refuses the answer: an error, never a silent value
 		return { rejected: [(error as Error).message], decisions: {}, items: [] };
 	}
-	const lacks = table.answerLacks?.(normalized) ?? [];
+	const lacks = table.answerLacks?.(normalized, body) ?? [];
 	const items = (Array.isArray(normalized) ? normalized : [normalized]) as IDataObject[];
 	return {
 		rejected: lacks.length ? lacks : null,

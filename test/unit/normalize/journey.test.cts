@@ -587,15 +587,34 @@ describe('normalizeStatementResult', () => {
 			['2025-01-03', 'CREDIT', 45000, 'NEFT', 'NEFT99'],
 		]);
 	});
-	it('derives balances and totals from the transactions when the summary is missing', () => {
+	it('states balances only as the service sends them; totals from the transactions in the reference shape only', () => {
 		const account = { ...statementSample.data.accounts[0], analysis_summary: undefined };
 		const r = normalizeStatementResult({ data: { ...statementSample.data, accounts: [account] } });
+		// the sample shape's summary is where its balances and totals are: without it they are unknown
 		expect(r.accounts[0]).toMatchObject({
-			openingBalance: 20000,
-			closingBalance: 63749.5,
-			totalCredits: 45000,
-			totalDebits: 1250.5,
+			openingBalance: null,
+			closingBalance: null,
+			totalCredits: null,
+			totalDebits: null,
+			transactionCount: 2,
 		});
+		// the reference shape has no summary: its totals are the transactions'
+		const reference = normalizeStatementResult(statementReference);
+		expect([reference.accounts[0].totalCredits, reference.accounts[0].totalDebits]).toEqual([
+			50000, 5000,
+		]);
+		const {
+			opening_balance: _o,
+			closing_balance: _c,
+			...bare
+		} = statementReference.data.accounts[0] as IDataObject;
+		const withoutBalances = normalizeStatementResult({
+			data: { client_id: 'aa_1', accounts: [bare] },
+		});
+		expect([
+			withoutBalances.accounts[0].openingBalance,
+			withoutBalances.accounts[0].closingBalance,
+		]).toEqual([null, null]);
 	});
 	it('splits into one item per transaction with account context', () => {
 		const result = normalizeStatementResult(statementSample);
@@ -624,7 +643,8 @@ describe('normalizeStatementResult', () => {
 		expect(r.accounts).toHaveLength(2);
 		expect(r.accounts[1]).toMatchObject({
 			accountIndex: 1,
-			transactionCount: 0,
+			// no list of transactions: unknown, not none
+			transactionCount: null,
 			openingBalance: null,
 			totalCredits: null,
 		});
@@ -761,7 +781,26 @@ describe('normalizeAnalysis', () => {
 				],
 			},
 		});
-		expect([b.averageMonthlyBalance, b.minimumMonthlyBalance]).toEqual([200, 100]);
+		// …but not over the rows that happen to be readable: a row without its month leaves them unknown
+		expect([b.averageMonthlyBalance, b.minimumMonthlyBalance]).toEqual([null, null]);
+		const months = (b.accounts[0].monthlyTrend as IDataObject[]).slice(0, 2);
+		const c = normalizeAnalysis({
+			data: {
+				accounts: [
+					{
+						analysis_json: {
+							monthly_summary: months.map((m) => ({
+								month: m.month,
+								closing_balance: m.closingBalance,
+							})),
+						},
+					},
+				],
+			},
+		});
+		expect([c.accounts[0].averageMonthlyBalance, c.accounts[0].minimumMonthlyBalance]).toEqual([
+			200, 100,
+		]);
 	});
 });
 

@@ -436,7 +436,9 @@ export function companyTypeOf(classOrType: string | null, category: string | nul
 	if (kind && byShares && /^((limited|ltd\.?)(\s+company)?)?$/i.test(rest)) {
 		return `${kind} Limited Company`;
 	}
-	return /\bcompany$/i.test(text) ? text : `${text} Company`;
+	// one case whichever case the service sent ("SECTION 8 COMPANY" is "Section 8 Company")
+	const words = toStatusText(text) as string;
+	return /\bcompany$/i.test(words) ? words : `${words} Company`;
 }
 
 /** The class of a company ("Private", "Public", "One Person Company") from its type wording. */

@@ -156,8 +156,15 @@ export interface ItrData extends IDataObject {
 	filingStatus: string | null;
 	profile: ItrProfile;
 	filings: ItrFiling[];
-	/** How many returns the answer lists; null when it carries no list of returns at all. */
+	/**
+	 * How many returns the answer lists; null when it carries no list, or an empty one (a finished
+	 * analysis without a single return is not told apart from a lost list).
+	 */
 	filingCount: number | null;
+	/**
+	 * The newest return; null when a listed return has no readable assessment year (which one is
+	 * newest is then unknown).
+	 */
 	latestFiling: ItrFiling | null;
 	tds: IDataObject[];
 	outstandingDemands: IDataObject[];
@@ -344,8 +351,8 @@ export function normalizeItrData(body: unknown): ItrData {
 		filingStatus: toStatusText(data.filing_status),
 		profile,
 		filings,
-		filingCount: Array.isArray(list) ? filings.length : null,
-		latestFiling: filings[0] ?? null,
+		filingCount: filings.length > 0 ? filings.length : null,
+		latestFiling: filings.every((f) => f.assessmentYear !== null) ? (filings[0] ?? null) : null,
 		tds: asArray(data.tds_26as).map((row) => {
 			const t = asObject(row);
 			return {
@@ -378,7 +385,7 @@ export function splitFilings(data: ItrData): IDataObject[] {
 /** What a Get Data answer lacks: the taxpayer (PAN or name), the job or the list of returns. */
 export function missingItrDataFacts(body: unknown): string | undefined {
 	const data = normalizeItrData(body);
-	return (data.pan ?? data.name ?? data.jobId ?? data.filingCount)
+	return (data.pan ?? data.name ?? data.jobId ?? data.filingCount) !== null
 		? undefined
 		: 'a PAN, job id or list of returns (data.pan, data.job_id, data.itr_records or data.filings)';
 }

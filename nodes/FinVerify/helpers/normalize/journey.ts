@@ -301,7 +301,8 @@ export function normalizeTransaction(raw: unknown): Transaction {
 	if (type === null) {
 		if (credit !== null && credit !== 0) type = 'CREDIT';
 		else if (debit !== null && debit !== 0) type = 'DEBIT';
-		else if (amount !== null && amount !== 0) type = amount < 0 ? 'DEBIT' : 'CREDIT';
+		// a negative amount is a debit; a positive one without a type or column says neither
+		else if (amount !== null && amount < 0) type = 'DEBIT';
 	}
 	const description = toText(first(t.description, t.narration, t.remarks));
 	return {
@@ -335,7 +336,11 @@ export interface StatementAccount extends IDataObject {
 	closingBalance: number | null;
 	totalCredits: number | null;
 	totalDebits: number | null;
-	transactionCount: number;
+	/**
+	 * Transactions listed; null when the account carries no list, or an empty one (a statement
+	 * account of a finished journey without a single transaction is not told apart from a lost list).
+	 */
+	transactionCount: number | null;
 	/** Time-limited link to the statement analysis PDF (sample shape), or null. */
 	pdfUrl: string | null;
 	transactions: Transaction[];
@@ -345,8 +350,9 @@ export interface StatementResult extends IDataObject {
 	shape: Shape;
 	clientId: string | null;
 	status: string | null;
-	totalAccounts: number;
-	/** Null when the journey has more accounts (total_accounts) than the answer lists. */
+	/** Reference shape: the accounts listed; sample shape: total_accounts (null when not said). */
+	totalAccounts: number | null;
+	/** Null unless every account of the journey is listed with its transactions. */
 	totalTransactions: number | null;
 	accounts: StatementAccount[];
 }
@@ -360,20 +366,18 @@ function sumOf(transactions: Transaction[], type: TransactionType): number | nul
 	);
 }
 
-function signed(t: Transaction): number {
-	return t.type === 'DEBIT' ? -(t.amount ?? 0) : (t.amount ?? 0);
-}
-
-function statementAccount(raw: unknown, position: number): StatementAccount {
+/**
+ * One account of a statement result. Balances are the ones the service states; totals come from the
+ * sample shape's analysis_summary, or (reference shape, which has no summary) from the transactions.
+ */
+function statementAccount(raw: unknown, position: number, shape: Shape): StatementAccount {
 	const a = asObject(raw);
 	const info = asObject(a.account_info);
 	const period = asObject(first(info.statement_period, a.statement_period));
 	const summary = asObject(a.analysis_summary);
 	const transactions = asArray(a.transactions).map(normalizeTransaction);
-	const firstTxn = transactions[0];
-	const lastTxn = transactions[transactions.length - 1];
-	const openingFromTxns =
-		firstTxn && firstTxn.balance !== null ? round2(firstTxn.balance - signed(firstTxn)) : null;
+	const fromTransactions = (type: TransactionType) =>
+		shape === 'reference' ? sumOf(transactions, type) : null;
 	return {
 		accountIndex: toNumber(a.account_index) ?? position,
 		accountId: toText(first(a.account_id, a.bsa_client_id)),
@@ -386,13 +390,11 @@ function statementAccount(raw: unknown, position: number): StatementAccount {
 		status: toLowerText(a.bsa_status),
 		statementFrom: toStatementDate(first(a.statement_from, period.from, period.start_date)),
 		statementTo: toStatementDate(first(a.statement_to, period.to, period.end_date)),
-		openingBalance: toNumber(first(a.opening_balance, summary.opening_balance)) ?? openingFromTxns,
-		closingBalance:
-			toNumber(first(a.closing_balance, summary.closing_balance)) ??
-			(lastTxn ? lastTxn.balance : null),
-		totalCredits: toNumber(summary.total_credits) ?? sumOf(transactions, 'CREDIT'),
-		totalDebits: toNumber(summary.total_debits) ?? sumOf(transactions, 'DEBIT'),
-		transactionCount: transactions.length,
+		openingBalance: toNumber(first(a.opening_balance, summary.opening_balance)),
+		closingBalance: toNumber(first(a.closing_balance, summary.closing_balance)),
+		totalCredits: toNumber(summary.total_credits) ?? fromTransactions('CREDIT'),
+		totalDebits: toNumber(summary.total_debits) ?? fromTransactions('DEBIT'),
+		transactionCount: transactions.length > 0 ? transactions.length : null,
 		pdfUrl: toText(a.analysis_pdf_s3_url),
 		transactions,
 	};
@@ -410,22 +412,30 @@ export function normalizeStatementResult(body: unknown): StatementResult {
 		rawAccounts.some(
 			(a) => isObject(a) && (isObject(a.account_info) || a.account_index !== undefined),
 		);
-	const accounts = rawAccounts.map(statementAccount);
-	const declaredTotal = toNumber(data.total_accounts);
-	const whole = declaredTotal === null || declaredTotal <= accounts.length;
+	const shape: Shape = isSample ? 'sample' : 'reference';
+	const accounts = rawAccounts.map((raw, i) => statementAccount(raw, i, shape));
+	// the sample shape says how many accounts the journey has; the reference shape's list is the whole
+	const totalAccounts = isSample ? toNumber(data.total_accounts) : accounts.length;
+	const counts = accounts.map((a) => a.transactionCount);
 	return {
-		shape: isSample ? 'sample' : 'reference',
+		shape,
 		clientId: toText(data.client_id),
 		status: normalizeJourneyStatusValue(data.status).status,
-		totalAccounts: whole ? accounts.length : (declaredTotal as number),
-		totalTransactions: whole ? accounts.reduce((s, a) => s + a.transactionCount, 0) : null,
+		totalAccounts,
+		totalTransactions:
+			totalAccounts === accounts.length && counts.every((c) => c !== null)
+				? (counts as number[]).reduce((s, c) => s + c, 0)
+				: null,
 		accounts,
 	};
 }
 
-/** What a Get Statement Result answer lacks: its list of accounts. */
+/** What a Get Statement Result answer lacks: its accounts (a finished journey has at least one). */
 export function missingStatementFacts(body: unknown): string | undefined {
-	return Array.isArray(unwrap(body).accounts) ? undefined : 'the accounts (data.accounts)';
+	const accounts = unwrap(body).accounts;
+	return Array.isArray(accounts) && accounts.length > 0
+		? undefined
+		: 'the accounts (data.accounts)';
 }
 
 /**
@@ -532,7 +542,10 @@ export interface AnalysisAccount extends IDataObject {
  * false flags are given only when `complete` (every account analysed); otherwise they are null.
  */
 export interface AnalysisCoverage extends IDataObject {
-	/** Accounts of the journey (the larger of total_accounts and the accounts listed); null when not said. */
+	/**
+	 * Accounts of the journey (the larger of total_accounts and the accounts listed); null when the
+	 * answer does not say.
+	 */
 	accounts: number | null;
 	/** Accounts whose analysis the answer carries; null when not said (reference shape). */
 	analysed: number | null;
@@ -645,6 +658,15 @@ function suspiciousCreditsOf(raw: unknown): {
 	return { count, list };
 }
 
+/**
+ * One count the analysis gives in several places (the flagged transactions, the health score's
+ * details): the count when the places that give it agree; null when none does or they disagree.
+ */
+function agreedCount(counts: Array<number | null>): number | null {
+	const known = [...new Set(counts.filter((c): c is number => c !== null))];
+	return known.length === 1 ? known[0] : null;
+}
+
 function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount {
 	const a = asObject(raw);
 	const json = asObject(first(a.analysis_json, a.analysis));
@@ -655,22 +677,22 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 	const flagged = asObject(json.flagged_transactions);
 	const flaggedSummary = asObject(flagged.summary);
 	const health = healthScoreOf(json.health_score);
-	const bounces =
+	const bounces = agreedCount([
 		countOf(
 			first(flaggedSummary.bounce_count, flaggedSummary.bounces, flagged.bounce_transactions),
-		) ??
-		health?.bounces ??
-		null;
-	const negatives =
+		),
+		health?.bounces ?? null,
+	]);
+	const negatives = agreedCount([
 		countOf(
 			first(
 				flaggedSummary.negative_balance_count,
 				flaggedSummary.negative_balances,
 				flagged.negative_balance_transactions,
 			),
-		) ??
-		health?.negativeBalances ??
-		null;
+		),
+		health?.negativeBalances ?? null,
+	]);
 	const chequeSummary = flagged.cheque_return_summary;
 	const chequeReturns = isObject(chequeSummary)
 		? countOf(
@@ -685,10 +707,10 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 	const suspicious = suspiciousCreditsOf(json.suspicious_transactions);
 	const modes = asObject(card.mode_breakdown);
 	const trend = monthlyTrend(json.monthly_summary);
-	// an average or minimum of month-end balances only when every month has one
-	const monthEnds = trend
-		.filter((m) => isText(m.month))
-		.map((m) => m.closingBalance as number | null);
+	// an average or minimum of month-end balances only when every row is a month with one
+	const monthEnds = trend.map((m) =>
+		isText(m.month) ? (m.closingBalance as number | null) : null,
+	);
 	const allMonthEnds = monthEnds.length > 0 && monthEnds.every((b) => b !== null);
 	const ends = monthEnds as number[];
 	return {
@@ -790,16 +812,20 @@ function mergeMonthlyTrends(trends: IDataObject[][]): IDataObject[] {
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
-/** The coverage of a sample-shape analysis: how many accounts, and which ones lack their analysis. */
+/**
+ * The coverage of a sample-shape analysis: how many accounts the journey has (total_accounts, or the
+ * accounts listed when they are more), and which ones lack their analysis. Without total_accounts it
+ * is unknown whether the list is whole, so the analysis is not complete.
+ */
 function coverageOf(data: IDataObject, accounts: AnalysisAccount[]): AnalysisCoverage {
 	const declared = toNumber(data.total_accounts);
-	const count = Math.max(declared ?? 0, accounts.length);
+	const count = declared === null ? null : Math.max(declared, accounts.length);
 	const unanalysed = accounts.filter((a) => !a.analysed);
 	const analysed = accounts.length - unanalysed.length;
 	return {
 		accounts: count,
 		analysed,
-		complete: count > 0 && analysed === count,
+		complete: count !== null && count > 0 && analysed === count,
 		unanalysedAccounts: unanalysed.map((a) => a.accountIndex as number),
 	};
 }
@@ -807,7 +833,9 @@ function coverageOf(data: IDataObject, accounts: AnalysisAccount[]): AnalysisCov
 /** What a Get Analysis answer lacks: the analysis itself, in either shape. */
 export function missingAnalysisFacts(body: unknown): string | undefined {
 	const data = unwrap(body);
-	return isObject(data.summary) || isObject(data.flags) || Array.isArray(data.accounts)
+	return isObject(data.summary) ||
+		isObject(data.flags) ||
+		(Array.isArray(data.accounts) && data.accounts.length > 0)
 		? undefined
 		: 'the analysis (data.summary, data.flags or data.accounts)';
 }

@@ -187,6 +187,22 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 		});
 
 		test.each([
+			['an empty object', {}],
+			['data: null', { status: 'success', data: null }],
+		])(
+			'an answer without PAN or any bureau result (%s): INCOMPLETE_ANSWER, not an all-null report',
+			async (_, body) => {
+				await sandbox.control.fault({ path: 'multi-bureau/fetch', times: 1, body });
+				const result = await run(fixture('getMultiBureauReport.serverError'));
+				expect(result.output(NODE, 0)).toHaveLength(0);
+				expect(result.output(NODE, 1)[0].json).toMatchObject({
+					error: 'The service answered without any of: PAN, bureau results',
+					details: { code: 'INCOMPLETE_ANSWER' },
+				});
+			},
+		);
+
+		test.each([
 			['unprocessable', 422],
 			['serverError', 500],
 		])(

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Shape } from './common';
-import type { ScoreKind } from './common';
+import type { ScoreKind, Shape } from './common';
 import {
 	accountDaysPastDue,
 	asArray,

@@ -265,6 +265,14 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 			expect(item.json).not.toHaveProperty('fileName');
 		});
 
+		test('JSON only, an answer about no business ({}): INCOMPLETE_ANSWER, not an all-null report', async () => {
+			await sandbox.control.fault({ path: 'credit-report-commercial/fetch', times: 1, body: {} });
+			const result = await run(fixture('getCommercialReport.jsonOnly'));
+			expect(result.error?.message).toBe(
+				'The service answered without any of: PAN, business name, report',
+			);
+		});
+
 		test('custom file name (from an expression) and binary field', async () => {
 			const result = await run(fixture('getCommercialReport.customFileName'));
 			const [item] = result.output(NODE);

@@ -45,9 +45,9 @@ const FREE_FORM = new Set(['report', 'details']);
 
 /**
  * A schema every one of `samples` satisfies: objects list their properties (none required, no others
- * allowed), arrays their items. Every field may be null, whatever its type (unknown is null: a
- * nested object or a list the answer does not carry is null too); the record itself and list entries
- * are null only where a sample was.
+ * allowed), arrays their items, and every field allows null (`isField`): scalars, objects and arrays
+ * alike (unknown is null: a normalizer gives null for a group or list the answer did not carry). The
+ * output item itself and the entries of a list are null only where the samples show it.
  */
 export function inferSchema(samples: unknown[], key = '', isField = false): JsonSchema {
 	if (FREE_FORM.has(key)) return {};
@@ -65,12 +65,13 @@ export function inferSchema(samples: unknown[], key = '', isField = false): Json
 		} else if (typeof s === 'number') types.add('number');
 		else types.add(typeof s);
 	}
+	if (isField) types.add('null');
 	const scalars = [...types].filter((t) => !['object', 'array', 'null'].includes(t));
 	const schema: JsonSchema = {};
 	// null last: the editor's schema preview shows a field by its first type
 	const typeList = [...types].filter((t) => t !== 'null').sort();
 	if (types.has('null')) typeList.push('null');
-	if ((scalars.length > 0 || isField) && !typeList.includes('null')) typeList.push('null');
+	if (scalars.length > 0 && !typeList.includes('null')) typeList.push('null');
 	if (typeList.length === 1 && typeList[0] === 'null') {
 		// only ever null in the samples: any scalar
 		return { type: ['string', 'number', 'boolean', 'null'] };

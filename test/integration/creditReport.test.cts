@@ -187,6 +187,22 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 		});
 
 		test.each([
+			['an empty object', {}],
+			['data: null', { status: 'success', data: null }],
+		])(
+			'an answer without PAN or any bureau result (%s): INCOMPLETE_ANSWER, not an all-null report',
+			async (_, body) => {
+				await sandbox.control.fault({ path: 'multi-bureau/fetch', times: 1, body });
+				const result = await run(fixture('getMultiBureauReport.serverError'));
+				expect(result.output(NODE, 0)).toHaveLength(0);
+				expect(result.output(NODE, 1)[0].json).toMatchObject({
+					error: 'The service answered without any of: PAN, bureau results',
+					details: { code: 'INCOMPLETE_ANSWER' },
+				});
+			},
+		);
+
+		test.each([
 			['unprocessable', 422],
 			['serverError', 500],
 		])(
@@ -247,6 +263,14 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 			expect(item.binary).toBeUndefined();
 			expect(item.json.reportHtml).toEqual(expect.stringContaining('Acme Traders'));
 			expect(item.json).not.toHaveProperty('fileName');
+		});
+
+		test('JSON only, an answer about no business ({}): INCOMPLETE_ANSWER, not an all-null report', async () => {
+			await sandbox.control.fault({ path: 'credit-report-commercial/fetch', times: 1, body: {} });
+			const result = await run(fixture('getCommercialReport.jsonOnly'));
+			expect(result.error?.message).toBe(
+				'The service answered without any of: PAN, business name, report',
+			);
 		});
 
 		test('custom file name (from an expression) and binary field', async () => {

@@ -12,7 +12,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { creditAnswerLacks } from '../../../nodes/FinVerify/helpers/normalize/creditReport';
+import {
+	commercialAnswerLacks,
+	creditAnswerLacks,
+} from '../../../nodes/FinVerify/helpers/normalize/creditReport';
 import {
 	epfoAnswerLacks,
 	epfoCreditAnswerLacks,
@@ -139,6 +142,8 @@ export const DECISIONS: Record<string, DecisionTable> = {
 	},
 	'creditReport.getCommercialReport': {
 		fields: (n) => pick(n, ['success', 'reportSize']),
+		// the contract's normalized output carries the HTML as reportHtml
+		answerLacks: (n) => commercialAnswerLacks(n as never, get(n, 'reportHtml') as string | null),
 	},
 	'company.getByCin': {
 		fields: (n) => pick(n, 'cin' in obj(n) ? COMPANY_FIELDS : LLP_FIELDS),

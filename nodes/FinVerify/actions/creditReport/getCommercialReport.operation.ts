@@ -6,7 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import {
+	commercialAnswerLacks,
 	commercialReportFileName,
 	commercialReportHtml,
 	normalizeCommercialReport,
@@ -140,6 +142,13 @@ export async function execute(
 	}
 
 	const summary = normalizeCommercialReport(response);
+	if (simplify)
+		assertAnswerIdentifies(
+			this.getNode(),
+			itemIndex,
+			commercialAnswerLacks(summary, html),
+			'business',
+		);
 	if (!asFile) {
 		return [{ json: simplify ? { ...summary, reportHtml: html } : response }];
 	}

@@ -7,9 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import {
 	bureauReport,
 	bureauReportLayout,
+	creditAnswerLacks,
 	normalizeMultiBureau,
 } from '../../helpers/normalize/creditReport';
 import type { BureauOutcome } from '../../helpers/normalize/creditReport';
@@ -169,6 +171,8 @@ export async function execute(
 	});
 
 	const summary = normalizeMultiBureau(response, bureaus);
+	if (simplify)
+		assertAnswerIdentifies(this.getNode(), itemIndex, creditAnswerLacks(summary), 'PAN');
 	const reports: FullReports = new Map();
 	if (simplify && options.includeFullReports === true) {
 		for (const outcome of summary.bureaus)

@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeEpfo } from '../../helpers/normalize/employment';
+import { assertAnswerIdentifies } from '../../helpers/answer';
+import { epfoAnswerLacks, normalizeEpfo } from '../../helpers/normalize/employment';
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -68,6 +69,8 @@ export async function execute(
 		itemIndex,
 	});
 	if (!simplify) return [{ json: response }];
-	const { passbook, ...summary } = normalizeEpfo(response);
+	const normalized = normalizeEpfo(response, mobile);
+	assertAnswerIdentifies(this.getNode(), itemIndex, epfoAnswerLacks(normalized), 'EPFO member');
+	const { passbook, ...summary } = normalized;
 	return [{ json: options.includePassbook === true ? { ...summary, passbook } : summary }];
 }

@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeEpfoCredit } from '../../helpers/normalize/employment';
+import { assertAnswerIdentifies } from '../../helpers/answer';
+import { epfoCreditAnswerLacks, normalizeEpfoCredit } from '../../helpers/normalize/employment';
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -92,7 +93,8 @@ export async function execute(
 		body: { mobile_number: mobile },
 		itemIndex,
 	});
-	const summary = normalizeEpfoCredit(response);
+	// the partial answer keeps the mobile number that was sent
+	const summary = normalizeEpfoCredit(response, mobile);
 
 	if (options.errorOnPartialData === true && summary.missing.length > 0) {
 		const parts = summary.missing.map((part) => PART_NAMES[part]).join(' and ');
@@ -111,6 +113,7 @@ export async function execute(
 		);
 	}
 	if (!simplify) return [{ json: response }];
+	assertAnswerIdentifies(this.getNode(), itemIndex, epfoCreditAnswerLacks(summary), 'person');
 	if (summary.credit && options.includeCreditAccounts === false) {
 		const credit: Partial<typeof summary.credit> = { ...summary.credit };
 		delete credit.accounts;

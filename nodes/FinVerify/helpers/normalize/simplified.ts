@@ -86,12 +86,25 @@ const LLP_VIEW = same(
 const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'creditReport.getMultiBureauReport': (json) =>
 		'bureau' in json
-			? // one item per bureau (Split Into One Item per Bureau)
-				same('score', 'maxDaysPastDue', 'accountCount', 'success', 'bureau', 'message', 'pan')
-			: same(
+			? // one item per bureau (Split Into One Item per Bureau); missing names the unknown facts
+				same(
+					'score',
+					'scoreKind',
+					'maxDaysPastDue',
+					'accountCount',
+					'missing',
+					'success',
+					'bureau',
+					'message',
+					'pan',
+				)
+			: // lowestScore is null unless coverage.complete; scoreKinds tells a thin file apart
+				same(
 					'lowestScore',
 					'highestScore',
 					'scores',
+					'scoreKinds',
+					'coverage',
 					'failedBureaus',
 					'successfulBureaus',
 					'pan',
@@ -116,6 +129,7 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'employment.getEpfoRecord': {
 		currentEmployer: at('currentEmployer'),
 		totalTenureMonths: at('totalTenureMonths'),
+		monthlyWage: at('contributions.latestMonthlyWage'),
 		lastContributionMonth: at('contributions.lastContributionMonth'),
 		employerCount: at('employerCount'),
 		totalContribution: at('contributions.total'),
@@ -125,13 +139,14 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	},
 	'employment.getEpfoRecordWithCredit': {
 		creditScore: at('credit.score'),
+		// noHistory / new: no score for a thin file (creditScore is null then)
+		creditScoreKind: at('credit.scoreKind'),
 		maxDaysPastDue: at('credit.maxDaysPastDue'),
 		totalOutstanding: at('credit.totalOutstanding'),
 		currentEmployer: at('employment.currentEmployer'),
 		totalTenureMonths: at('employment.totalTenureMonths'),
 		partial: at('partial'),
 		missing: at('missing'),
-		name: at('member.name'),
 		pan: at('member.pan'),
 		mobileNumber: at('mobileNumber'),
 	},

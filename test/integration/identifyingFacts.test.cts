@@ -3,7 +3,8 @@
  * answer carries none of the operation's identifying facts (`{}`, `data: null`, an HTTP code as the
  * status) stops with an error naming what is missing, never an all-null success; and an analysis with
  * an account the answer does not analyse gives null flags and figures with its coverage, not "clean".
- * The sandbox's fault API serves the odd answers (HTTP 200) on the operation's path.
+ * The sandbox's fault API serves the odd answers (HTTP 200) on the operation's path. Output Raw returns
+ * the body as it came (except where a wait needs the status).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -16,20 +17,50 @@ const itr = fixtures('incomeTaxReturn');
 
 /** Each read, the path its answer comes from, and the words of the error naming what is missing. */
 const READS = [
-	['Get by CIN', company('getByCin'), 'cin-lookup', /without a CIN or company name/],
-	['Get LLP by LLPIN', company('getLlpByLlpin'), 'llpin-lookup', /without an LLPIN or LLP name/],
-	['Get Entity by PAN', company('getEntityByPan'), 'pan-lookup', /without a PAN or entity name/],
-	['Search by Name', company('searchByName'), 'company-autocomplete', /without a result list/],
-	['Get Status', journey('getStatus'), 'aa-bsa-journey/status', /without a journey status/],
+	['Get by CIN', company('getByCin'), 'cin-lookup', /without any of: CIN, company name$/],
+	[
+		'Get LLP by LLPIN',
+		company('getLlpByLlpin'),
+		'llpin-lookup',
+		/without any of: LLPIN, LLP name$/,
+	],
+	[
+		'Get Entity by PAN',
+		company('getEntityByPan'),
+		'pan-lookup',
+		/without any of: PAN, entity name$/,
+	],
+	[
+		'Search by Name',
+		company('searchByName'),
+		'company-autocomplete',
+		/without any of: result list$/,
+	],
+	['Get Status', journey('getStatus'), 'aa-bsa-journey/status', /without any of: journey status$/],
 	[
 		'Get Statement Result',
 		journey('getStatementResult'),
 		'aa-bsa-journey/statement-result',
-		/without the accounts/,
+		/without any of: accounts$/,
 	],
-	['Get Analysis', journey('getAnalysis'), 'aa-bsa-journey/analysis-json', /without the analysis/],
-	['Get ITR Data', itr('getData'), 'itr-analyzer/data', /without a PAN, job id or list of returns/],
-	['Get Analysis Status', itr('getAnalysisStatus'), 'itr-analyzer/status', /without a job status/],
+	[
+		'Get Analysis',
+		journey('getAnalysis'),
+		'aa-bsa-journey/analysis-json',
+		/without any of: analysis summary, flags, accounts$/,
+	],
+	[
+		'Get ITR Data',
+		itr('getData'),
+		'itr-analyzer/data',
+		/without any of: PAN, name, job id, returns$/,
+	],
+	[
+		'Get Analysis Status',
+		itr('getAnalysisStatus'),
+		'itr-analyzer/status',
+		/without any of: job status$/,
+	],
 ] as const;
 
 const EMPTY_BODIES: Array<[string, IDataObject]> = [
@@ -46,8 +77,7 @@ describe('a read without its identifying facts is an error naming them', () => {
 			const result = await sandbox.run(workflow);
 			expect(result.error).toBeDefined();
 			expect(result.error?.message).toMatch(missing);
-			expect(result.error?.description).toContain('nothing in the answer can be used');
-			expect((result.error as unknown as { httpCode: string }).httpCode).toBe('200');
+			expect(result.error?.description).toContain('Code: INCOMPLETE_ANSWER');
 		});
 	});
 
@@ -60,8 +90,27 @@ describe('a read without its identifying facts is an error naming them', () => {
 			await sandbox.control.clearFaults();
 			await sandbox.control.fault({ path: 'aa-bsa-journey/status', body });
 			const result = await sandbox.run(journey('getStatus'));
-			expect(result.error?.message).toMatch(/without a journey status/);
+			expect(result.error?.message).toMatch(/without any of: journey status$/);
 		}
+	});
+
+	test('Output Raw returns the body as it came', async () => {
+		await sandbox.control.fault({ path: 'cin-lookup', body: { success: true, data: null } });
+		const result = await sandbox.run(
+			withParameters(company('getByCin'), NODE, { simplify: false }),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE)).toEqual([{ success: true, data: null }]);
+	});
+
+	test('Get Status with Output Raw but a wait for a final status still needs the status', async () => {
+		await sandbox.control.fault({ path: 'aa-bsa-journey/status', body: { status: 200 } });
+		const raw = await sandbox.run(withParameters(journey('getStatus'), NODE, { simplify: false }));
+		expect(raw.json(NODE)).toEqual([{ status: 200 }]);
+		const waiting = await sandbox.run(
+			withParameters(journey('getStatus'), NODE, { simplify: false, waitForFinalStatus: true }),
+		);
+		expect(waiting.error?.message).toMatch(/without any of: journey status$/);
 	});
 
 	test('Get by CIN given an LLPIN: the LLP answer must name the LLP', async () => {
@@ -71,7 +120,7 @@ describe('a read without its identifying facts is an error naming them', () => {
 				company: { __rl: true, mode: 'id', value: 'AAB-1234' },
 			}),
 		);
-		expect(result.error?.message).toMatch(/without an LLPIN or LLP name/);
+		expect(result.error?.message).toMatch(/without any of: LLPIN, LLP name$/);
 	});
 
 	test('with Continue On Fail, the item carries the error and the next item still runs', async () => {
@@ -83,7 +132,7 @@ describe('a read without its identifying facts is an error naming them', () => {
 		});
 		expect(result.error).toBeUndefined();
 		const [json] = result.json(NODE);
-		expect(String(json.error)).toMatch(/without a PAN or entity name/);
+		expect(String(json.error)).toMatch(/without any of: PAN, entity name$/);
 		// the fault is spent: the same read answers normally
 		const again = await sandbox.run(wf);
 		expect(again.error).toBeUndefined();

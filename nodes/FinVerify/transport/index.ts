@@ -75,12 +75,6 @@ export interface ApiRequestOptions extends RequestPolicy {
 	 * not a success with nulls.
 	 */
 	requiredField?: string;
-	/**
-	 * For reads: names what a successful answer lacks of the operation's identifying facts (no CIN, no
-	 * journey status…), or undefined when it has them. Such an answer (`{}`, `data: null`) is an
-	 * error naming them, like a missing requiredField, never an all-null success.
-	 */
-	missingFacts?: (body: IDataObject) => string | undefined;
 }
 
 function valueAt(body: unknown, path: string): unknown {
@@ -500,9 +494,7 @@ export async function apiRequest(
 		const { parsed, malformed } = parseBody(response.body);
 		const ok = status >= 200 && status < 300;
 		if (ok && !malformed && !isErrorEnvelope(parsed)) {
-			const missing =
-				missingField(parsed, options.requiredField) ??
-				options.missingFacts?.(asResponseObject(parsed));
+			const missing = missingField(parsed, options.requiredField);
 			// a credential secret the service echoes never reaches an output (Simplify off, API Request)
 			if (missing === undefined) return redactDeep(asResponseObject(parsed), secrets);
 			throw fail(

@@ -21,20 +21,20 @@ import {
 	epfoCreditAnswerLacks,
 } from '../../../nodes/FinVerify/helpers/normalize/employment';
 import {
-	missingAutocompleteFacts,
-	missingCompanyFacts,
-	missingEntityFacts,
-	missingLlpFacts,
+	autocompleteAnswerLacks,
+	companyAnswerLacks,
+	entityAnswerLacks,
+	llpAnswerLacks,
 } from '../../../nodes/FinVerify/helpers/normalize/company';
 import {
-	missingItrDataFacts,
-	missingJobStatusFacts,
-	missingPasswordResetFacts,
+	itrDataAnswerLacks,
+	jobStatusAnswerLacks,
+	passwordResetAnswerLacks,
 } from '../../../nodes/FinVerify/helpers/normalize/incomeTax';
 import {
-	missingAnalysisFacts,
-	missingJourneyStatusFacts,
-	missingStatementFacts,
+	analysisAnswerLacks,
+	journeyStatusAnswerLacks,
+	statementAnswerLacks,
 } from '../../../nodes/FinVerify/helpers/normalize/journey';
 
 export type Decisions = Record<string, unknown>;
@@ -57,14 +57,6 @@ const obj = (value: unknown): IDataObject =>
 		? (value as IDataObject)
 		: {};
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-
-/** A read's check of its answer (the transport's missingFacts), as answerLacks. */
-const bodyLacks =
-	(missingFacts: (body: unknown) => string | undefined) =>
-	(_: unknown, body: unknown): string[] => {
-		const missing = missingFacts(body);
-		return missing ? [missing] : [];
-	};
 
 /** `a.b.c` of an object, undefined-safe (missing is null). */
 function get(value: unknown, path: string): unknown {
@@ -147,19 +139,19 @@ export const DECISIONS: Record<string, DecisionTable> = {
 	},
 	'company.getByCin': {
 		fields: (n) => pick(n, 'cin' in obj(n) ? COMPANY_FIELDS : LLP_FIELDS),
-		answerLacks: bodyLacks(missingCompanyFacts),
+		answerLacks: (_, body) => companyAnswerLacks(body),
 	},
 	'company.getLlpByLlpin': {
 		fields: (n) => pick(n, LLP_FIELDS),
-		answerLacks: bodyLacks(missingLlpFacts),
+		answerLacks: (_, body) => llpAnswerLacks(body),
 	},
 	'company.getEntityByPan': {
 		fields: (n) => pick(n, ['status', 'entityType', 'dateOfIncorporation']),
-		answerLacks: bodyLacks(missingEntityFacts),
+		answerLacks: (_, body) => entityAnswerLacks(body),
 	},
 	'company.searchByName': {
 		fields: (n) => each(n, 'items', ['name', 'status', 'entityType']),
-		answerLacks: bodyLacks(missingAutocompleteFacts),
+		answerLacks: (_, body) => autocompleteAnswerLacks(body),
 		caseInsensitive: ['items.name'],
 	},
 	'employment.getEpfoRecord': {
@@ -191,7 +183,7 @@ export const DECISIONS: Record<string, DecisionTable> = {
 	'incomeTaxReturn.startAnalysis': { fields: (n) => pick(n, JOB_FIELDS) },
 	'incomeTaxReturn.getAnalysisStatus': {
 		fields: (n) => pick(n, JOB_FIELDS),
-		answerLacks: bodyLacks(missingJobStatusFacts),
+		answerLacks: (_, body) => jobStatusAnswerLacks(body),
 	},
 	'incomeTaxReturn.getData': {
 		fields: (n) => ({
@@ -204,23 +196,23 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'filingCount',
 			]),
 		}),
-		answerLacks: bodyLacks(missingItrDataFacts),
+		answerLacks: (_, body) => itrDataAnswerLacks(body),
 	},
 	'incomeTaxReturn.resetPortalPassword': {
 		fields: (n) => pick(n, ['status']),
-		answerLacks: bodyLacks(missingPasswordResetFacts),
+		answerLacks: (_, body) => passwordResetAnswerLacks(body),
 	},
 	'bankStatementJourney.start': { fields: (n) => pick(n, ['status', 'isFinal']) },
 	'bankStatementJourney.getStatus': {
 		fields: (n) => pick(n, ['status', 'isSuccessful', 'isFinal']),
-		answerLacks: bodyLacks(missingJourneyStatusFacts),
+		answerLacks: (_, body) => journeyStatusAnswerLacks(body),
 	},
 	'bankStatementJourney.getStatementResult': {
 		fields: (n) => ({
 			...pick(n, ['status', 'totalAccounts', 'totalTransactions']),
 			...each(get(n, 'accounts'), 'accounts', STATEMENT_ACCOUNT_FIELDS),
 		}),
-		answerLacks: bodyLacks(missingStatementFacts),
+		answerLacks: (_, body) => statementAnswerLacks(body),
 	},
 	'bankStatementJourney.getAnalysis': {
 		fields: (n) => ({
@@ -247,7 +239,7 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'totalCredits',
 			]),
 		}),
-		answerLacks: bodyLacks(missingAnalysisFacts),
+		answerLacks: (_, body) => analysisAnswerLacks(body),
 	},
 	'collectionSession.create': { fields: (n) => pick(n, ['status', 'isFinal']) },
 };

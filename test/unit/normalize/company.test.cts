@@ -1,9 +1,9 @@
 import {
 	autocompleteEntries,
-	missingAutocompleteFacts,
-	missingCompanyFacts,
-	missingEntityFacts,
-	missingLlpFacts,
+	autocompleteAnswerLacks,
+	companyAnswerLacks,
+	entityAnswerLacks,
+	llpAnswerLacks,
 	normalizeAutocomplete,
 	normalizeCompany,
 	normalizeEntity,
@@ -719,20 +719,19 @@ describe('company: unknown is null, statuses in one case', () => {
 		['data: {}', { success: true, data: {} }],
 		['an empty result', { success: true, data: { doc_id: 'd', result: {} } }],
 	])('an answer carrying no identifying fact (%s) is named as missing', (_, body) => {
-		expect(missingCompanyFacts(body)).toMatch(/CIN or company name/);
-		expect(missingLlpFacts(body)).toMatch(/LLPIN or LLP name/);
-		expect(missingEntityFacts(body)).toMatch(/PAN or entity name/);
+		expect(companyAnswerLacks(body)).toEqual(['CIN', 'company name']);
+		expect(llpAnswerLacks(body)).toEqual(['LLPIN', 'LLP name']);
+		expect(entityAnswerLacks(body)).toEqual(['PAN', 'entity name']);
 	});
 
 	it('answers that carry their identifying facts pass', () => {
 		for (const body of [companyReference, companySample])
-			expect(missingCompanyFacts(body)).toBeUndefined();
-		for (const body of [llpReference, llpSample]) expect(missingLlpFacts(body)).toBeUndefined();
-		for (const body of [entityReference, entitySample])
-			expect(missingEntityFacts(body)).toBeUndefined();
-		expect(missingAutocompleteFacts({ success: true, data: [] })).toBeUndefined();
-		expect(missingAutocompleteFacts({ doc_id: 'd', result: [] })).toBeUndefined();
-		expect(missingAutocompleteFacts({ success: true, data: null })).toMatch(/result list/);
-		expect(missingAutocompleteFacts({})).toMatch(/result list/);
+			expect(companyAnswerLacks(body)).toEqual([]);
+		for (const body of [llpReference, llpSample]) expect(llpAnswerLacks(body)).toEqual([]);
+		for (const body of [entityReference, entitySample]) expect(entityAnswerLacks(body)).toEqual([]);
+		expect(autocompleteAnswerLacks({ success: true, data: [] })).toEqual([]);
+		expect(autocompleteAnswerLacks({ doc_id: 'd', result: [] })).toEqual([]);
+		expect(autocompleteAnswerLacks({ success: true, data: null })).toEqual(['result list']);
+		expect(autocompleteAnswerLacks({})).toEqual(['result list']);
 	});
 });

@@ -1,7 +1,7 @@
 import {
-	missingItrDataFacts,
-	missingJobStatusFacts,
-	missingPasswordResetFacts,
+	itrDataAnswerLacks,
+	jobStatusAnswerLacks,
+	passwordResetAnswerLacks,
 	normalizeAnalysisJob,
 	normalizeItrData,
 	normalizePasswordReset,
@@ -428,17 +428,17 @@ describe('income-tax returns: unknown is null, statuses in one case', () => {
 		['data: null', { success: true, data: null }],
 		['data: {}', { success: true, data: {} }],
 	])('answers without their identifying facts (%s) are named as missing', (_, body) => {
-		expect(missingItrDataFacts(body)).toMatch(/PAN, job id or list of returns/);
-		expect(missingJobStatusFacts(body)).toBe('a job status (data.status)');
-		expect(missingPasswordResetFacts(body)).toBe('a reset status (data.status)');
+		expect(itrDataAnswerLacks(body)).toEqual(['PAN', 'name', 'job id', 'returns']);
+		expect(jobStatusAnswerLacks(body)).toEqual(['job status']);
+		expect(passwordResetAnswerLacks(body)).toEqual(['reset status']);
 	});
 
 	it('answers that carry them pass', () => {
-		expect(missingItrDataFacts(reference)).toBeUndefined();
-		expect(missingItrDataFacts(sample)).toBeUndefined();
-		expect(missingJobStatusFacts({ data: { job_id: 'j', status: 'processing' } })).toBeUndefined();
+		expect(itrDataAnswerLacks(reference)).toEqual([]);
+		expect(itrDataAnswerLacks(sample)).toEqual([]);
+		expect(jobStatusAnswerLacks({ data: { job_id: 'j', status: 'processing' } })).toEqual([]);
 		expect(
-			missingPasswordResetFacts({ success: true, data: { client_id: 'c', status: 'otp_sent' } }),
-		).toBeUndefined();
+			passwordResetAnswerLacks({ success: true, data: { client_id: 'c', status: 'otp_sent' } }),
+		).toEqual([]);
 	});
 });

@@ -2,9 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	inferMode,
-	missingAnalysisFacts,
-	missingJourneyStatusFacts,
-	missingStatementFacts,
+	analysisAnswerLacks,
+	journeyStatusAnswerLacks,
+	statementAnswerLacks,
 	normalizeAnalysis,
 	normalizeJourneyStart,
 	normalizeJourneyStatus,
@@ -975,12 +975,12 @@ describe('Get Status and Get Statement Result: unknown is null', () => {
 		const s = normalizeJourneyStatus(body);
 		expect(s.status).toBeNull();
 		expect(s.serviceStatus).toBeNull();
-		expect(missingJourneyStatusFacts(body)).toBe('a journey status (data.status or status)');
+		expect(journeyStatusAnswerLacks(body)).toEqual(['journey status']);
 	});
 
 	it('a journey status in either shape passes', () => {
-		expect(missingJourneyStatusFacts(statusReference)).toBeUndefined();
-		expect(missingJourneyStatusFacts(statusSample)).toBeUndefined();
+		expect(journeyStatusAnswerLacks(statusReference)).toEqual([]);
+		expect(journeyStatusAnswerLacks(statusSample)).toEqual([]);
 		expect(normalizeJourneyStatus({ client_id: 'aa_1', status: 'Consent Pending' }).status).toBe(
 			'consent_pending',
 		);
@@ -1028,14 +1028,12 @@ describe('Get Status and Get Statement Result: unknown is null', () => {
 
 	it('statement and analysis answers without their facts are named as missing', () => {
 		for (const body of [{}, { data: null }, { success: true, data: { client_id: 'aa_1' } }]) {
-			expect(missingStatementFacts(body)).toBe('the accounts (data.accounts)');
-			expect(missingAnalysisFacts(body)).toBe(
-				'the analysis (data.summary, data.flags or data.accounts)',
-			);
+			expect(statementAnswerLacks(body)).toEqual(['accounts']);
+			expect(analysisAnswerLacks(body)).toEqual(['analysis summary', 'flags', 'accounts']);
 		}
-		expect(missingStatementFacts(statementReference)).toBeUndefined();
-		expect(missingStatementFacts(statementSample)).toBeUndefined();
-		expect(missingAnalysisFacts(analysisReference)).toBeUndefined();
-		expect(missingAnalysisFacts(analysisSample)).toBeUndefined();
+		expect(statementAnswerLacks(statementReference)).toEqual([]);
+		expect(statementAnswerLacks(statementSample)).toEqual([]);
+		expect(analysisAnswerLacks(analysisReference)).toEqual([]);
+		expect(analysisAnswerLacks(analysisSample)).toEqual([]);
 	});
 });

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { missingAnalysisFacts, normalizeAnalysis } from '../../helpers/normalize/journey';
+import { analysisAnswerLacks, normalizeAnalysis } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
@@ -27,8 +28,9 @@ export async function execute(
 		method: 'GET',
 		path: 'aa-bsa-journey/analysis-json',
 		qs: { client_id: clientId },
-		missingFacts: missingAnalysisFacts,
 		itemIndex,
 	});
+	if (simplify)
+		assertAnswerIdentifies(this.getNode(), itemIndex, analysisAnswerLacks(response), 'analysis');
 	return [{ json: simplify ? normalizeAnalysis(response) : response }];
 }

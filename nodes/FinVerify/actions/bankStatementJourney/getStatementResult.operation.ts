@@ -4,6 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { PlannedItem } from '../../helpers/documents';
@@ -16,7 +17,7 @@ import {
 	withDocuments,
 } from '../../helpers/documents';
 import {
-	missingStatementFacts,
+	statementAnswerLacks,
 	normalizeStatementResult,
 	transactionItems,
 } from '../../helpers/normalize/journey';
@@ -209,9 +210,10 @@ export async function execute(
 		method: 'GET',
 		path: 'aa-bsa-journey/statement-result',
 		qs: { client_id: clientId },
-		missingFacts: missingStatementFacts,
 		itemIndex,
 	});
+	if (simplify)
+		assertAnswerIdentifies(this.getNode(), itemIndex, statementAnswerLacks(response), 'statement');
 	const result = normalizeStatementResult(response);
 	if (fileProperty && transactionsAs !== 'items') {
 		const { binary, info } = await transactionsFile.call(this, result, transactionsAs);

@@ -4,10 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
-	missingJourneyStatusFacts,
+	journeyStatusAnswerLacks,
 	normalizeJourneyStart,
 	normalizeJourneyStatus,
 } from '../../helpers/normalize/journey';
@@ -192,15 +193,17 @@ export async function execute(
 		itemIndex,
 		`Journey ${clientId}`,
 		started,
-		async () =>
-			await apiRequest.call(this, {
+		async () => {
+			const raw = await apiRequest.call(this, {
 				...policy,
 				method: 'GET',
 				path: 'aa-bsa-journey/status',
 				qs: { client_id: clientId },
-				missingFacts: missingJourneyStatusFacts,
 				itemIndex,
-			}),
+			});
+			assertAnswerIdentifies(this.getNode(), itemIndex, journeyStatusAnswerLacks(raw), 'journey');
+			return raw;
+		},
 		normalizeJourneyStatus,
 	);
 	return [{ json }];

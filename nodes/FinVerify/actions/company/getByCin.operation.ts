@@ -4,11 +4,12 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import { deepCopy, updateDisplayOptions } from 'n8n-workflow';
 
 import {
-	missingCompanyFacts,
-	missingLlpFacts,
+	companyAnswerLacks,
+	llpAnswerLacks,
 	normalizeCompany,
 	normalizeLlp,
 } from '../../helpers/normalize/company';
@@ -110,7 +111,6 @@ export async function execute(
 					method: 'POST',
 					path: 'corporate/cin-lookup',
 					body: { cin: id },
-					missingFacts: missingCompanyFacts,
 					itemIndex,
 				})
 			: // an LLP: the LLPIN lookup answers for it, as Get LLP by LLPIN does
@@ -119,10 +119,16 @@ export async function execute(
 					method: 'POST',
 					path: 'corporate/llpin-lookup',
 					body: { llpin: id },
-					missingFacts: missingLlpFacts,
 					itemIndex,
 				}),
 	);
+	if (simplify)
+		assertAnswerIdentifies(
+			this.getNode(),
+			itemIndex,
+			kind === 'cin' ? companyAnswerLacks(response) : llpAnswerLacks(response),
+			kind === 'cin' ? 'company' : 'LLP',
+		);
 	// items that share one lookup get their own copy of the answer
 	if (kind === 'llpin') return [{ json: simplify ? normalizeLlp(response) : deepCopy(response) }];
 	const summary = normalizeCompany(response);

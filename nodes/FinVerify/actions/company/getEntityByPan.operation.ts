@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { missingEntityFacts, normalizeEntity } from '../../helpers/normalize/company';
+import { entityAnswerLacks, normalizeEntity } from '../../helpers/normalize/company';
 import { assertPan } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -35,8 +36,9 @@ export async function execute(
 		method: 'POST',
 		path: 'corporate/pan-lookup',
 		body: { pan },
-		missingFacts: missingEntityFacts,
 		itemIndex,
 	});
+	if (simplify)
+		assertAnswerIdentifies(this.getNode(), itemIndex, entityAnswerLacks(response), 'entity');
 	return [{ json: simplify ? normalizeEntity(response) : response }];
 }

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { missingLlpFacts, normalizeLlp } from '../../helpers/normalize/company';
+import { llpAnswerLacks, normalizeLlp } from '../../helpers/normalize/company';
 import { assertLlpin } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -31,8 +32,8 @@ export async function execute(
 		method: 'POST',
 		path: 'corporate/llpin-lookup',
 		body: { llpin },
-		missingFacts: missingLlpFacts,
 		itemIndex,
 	});
+	if (simplify) assertAnswerIdentifies(this.getNode(), itemIndex, llpAnswerLacks(response), 'LLP');
 	return [{ json: simplify ? normalizeLlp(response) : response }];
 }

@@ -4,11 +4,12 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	autocompleteEntries,
-	missingAutocompleteFacts,
+	autocompleteAnswerLacks,
 	normalizeAutocomplete,
 } from '../../helpers/normalize/company';
 import { assertPositiveInteger, requireText } from '../../helpers/validation';
@@ -110,7 +111,6 @@ export async function execute(
 			method: 'POST',
 			path: 'corporate/company-autocomplete',
 			body: { company_name: companyName },
-			missingFacts: missingAutocompleteFacts,
 			itemIndex,
 		});
 	} catch (error) {
@@ -120,6 +120,8 @@ export async function execute(
 		throw toNodeError(this.getNode(), error, itemIndex);
 	}
 
+	if (simplify)
+		assertAnswerIdentifies(this.getNode(), itemIndex, autocompleteAnswerLacks(response), 'search');
 	const raw = autocompleteEntries(response);
 	const matches = normalizeAutocomplete(response)
 		.map((entry, index) => ({ entry, raw: raw[index] }))

@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
-	missingPasswordResetFacts,
+	passwordResetAnswerLacks,
 	normalizePasswordReset,
 } from '../../helpers/normalize/incomeTax';
 import { assertOtp } from '../../helpers/validation';
@@ -47,9 +48,10 @@ export async function execute(
 		method: 'POST',
 		path: 'itr-analyzer/forget-password/submit-otp',
 		body: { client_id: clientId, otp },
-		missingFacts: missingPasswordResetFacts,
 		idempotent: false,
 		itemIndex,
 	});
+	if (simplify)
+		assertAnswerIdentifies(this.getNode(), itemIndex, passwordResetAnswerLacks(response), 'reset');
 	return [{ json: simplify ? normalizePasswordReset(response) : response }];
 }

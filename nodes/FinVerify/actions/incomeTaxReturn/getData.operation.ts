@@ -4,6 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PlannedItem } from '../../helpers/documents';
@@ -17,7 +18,7 @@ import {
 } from '../../helpers/documents';
 import type { ItrData, ItrFiling } from '../../helpers/normalize/incomeTax';
 import {
-	missingItrDataFacts,
+	itrDataAnswerLacks,
 	normalizeItrData,
 	splitFilings,
 } from '../../helpers/normalize/incomeTax';
@@ -108,9 +109,10 @@ export async function execute(
 		method: 'POST',
 		path: 'itr-analyzer/data',
 		body: { job_id: jobId },
-		missingFacts: missingItrDataFacts,
 		itemIndex,
 	});
+	if (simplify)
+		assertAnswerIdentifies(this.getNode(), itemIndex, itrDataAnswerLacks(response), 'taxpayer');
 	const data = normalizeItrData(response);
 	const planned = simplify
 		? planItrItems(data, options.splitFilings === true, binaryProperty)

@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
-	missingPasswordResetFacts,
+	passwordResetAnswerLacks,
 	normalizePasswordReset,
 } from '../../helpers/normalize/incomeTax';
 import { redactPassword } from '../../transport/redact';
@@ -64,12 +65,13 @@ export async function execute(
 				method: 'POST',
 				path: 'itr-analyzer/forget-password',
 				body: { client_id: clientId, password },
-				missingFacts: missingPasswordResetFacts,
 				idempotent: false,
 				itemIndex,
 			}),
 	);
 	// the service has no reason to echo the password; if it ever does, it does not reach the output
 	const safe = redactPassword(response, password);
+	if (simplify)
+		assertAnswerIdentifies(this.getNode(), itemIndex, passwordResetAnswerLacks(safe), 'reset');
 	return [{ json: simplify ? normalizePasswordReset(safe) : safe }];
 }

@@ -4,9 +4,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { missingJobStatusFacts, normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
+import { jobStatusAnswerLacks, normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import { assertPan } from '../../helpers/validation';
 import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
@@ -113,15 +114,22 @@ export async function execute(
 		itemIndex,
 		`ITR analysis job ${jobId}`,
 		started,
-		async () =>
-			await apiRequest.call(this, {
+		async () => {
+			const raw = await apiRequest.call(this, {
 				...policy,
 				method: 'POST',
 				path: 'itr-analyzer/status',
 				body: { job_id: jobId },
-				missingFacts: missingJobStatusFacts,
 				itemIndex,
-			}),
+			});
+			assertAnswerIdentifies(
+				this.getNode(),
+				itemIndex,
+				jobStatusAnswerLacks(raw),
+				'ITR analysis job',
+			);
+			return raw;
+		},
 		normalizeAnalysisJob,
 	);
 	return [{ json }];

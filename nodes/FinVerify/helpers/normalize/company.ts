@@ -112,8 +112,8 @@ export function autocompleteEntries(body: unknown): IDataObject[] {
 }
 
 /** What a Search by Name answer lacks: its result list (an empty list is "no results"). */
-export function missingAutocompleteFacts(body: unknown): string | undefined {
-	return resultList(body) === null ? 'a result list (data or result)' : undefined;
+export function autocompleteAnswerLacks(body: unknown): string[] {
+	return resultList(body) === null ? ['result list'] : [];
 }
 
 /**
@@ -544,11 +544,9 @@ export function normalizeCompany(body: unknown): CompanySummary {
 }
 
 /** What a Get by CIN answer lacks: the company's CIN or name, in either shape. */
-export function missingCompanyFacts(body: unknown): string | undefined {
+export function companyAnswerLacks(body: unknown): string[] {
 	const company = normalizeCompany(body);
-	return (company.cin ?? company.name)
-		? undefined
-		: 'a CIN or company name (data.cin, data.company_name or data.result.company)';
+	return (company.cin ?? company.name) !== null ? [] : ['CIN', 'company name'];
 }
 
 // ---------------------------------------------------------------- LLP (LLPIN lookup)
@@ -696,11 +694,9 @@ export function normalizeLlp(body: unknown): LlpSummary {
 }
 
 /** What an LLPIN lookup's answer lacks: the LLP's LLPIN or name, in either shape. */
-export function missingLlpFacts(body: unknown): string | undefined {
+export function llpAnswerLacks(body: unknown): string[] {
 	const llp = normalizeLlp(body);
-	return (llp.llpin ?? llp.name)
-		? undefined
-		: 'an LLPIN or LLP name (data.llpin, data.llp_name or data.result.company)';
+	return (llp.llpin ?? llp.name) !== null ? [] : ['LLPIN', 'LLP name'];
 }
 
 // ---------------------------------------------------------------- entity (PAN lookup)
@@ -833,9 +829,7 @@ export function normalizeEntity(body: unknown): EntitySummary {
 }
 
 /** What a Get Entity by PAN answer lacks: the entity's PAN or name, in either shape. */
-export function missingEntityFacts(body: unknown): string | undefined {
+export function entityAnswerLacks(body: unknown): string[] {
 	const entity = normalizeEntity(body);
-	return (entity.pan ?? entity.name)
-		? undefined
-		: 'a PAN or entity name (data.pan, data.entity_name or data.result)';
+	return (entity.pan ?? entity.name) !== null ? [] : ['PAN', 'entity name'];
 }

@@ -64,8 +64,8 @@ export function normalizeAnalysisJob(body: unknown): AnalysisJob {
 }
 
 /** What a job status answer (Get Analysis Status, and its polls) lacks: the job's status. */
-export function missingJobStatusFacts(body: unknown): string | undefined {
-	return normalizeAnalysisJob(body).status === null ? 'a job status (data.status)' : undefined;
+export function jobStatusAnswerLacks(body: unknown): string[] {
+	return normalizeAnalysisJob(body).status === null ? ['job status'] : [];
 }
 
 // ---------------------------------------------------------------- password reset
@@ -90,8 +90,8 @@ export function normalizePasswordReset(body: unknown): PasswordResetState {
 }
 
 /** What a password reset (or its OTP confirmation) answer lacks: the reset's status. */
-export function missingPasswordResetFacts(body: unknown): string | undefined {
-	return normalizePasswordReset(body).status === null ? 'a reset status (data.status)' : undefined;
+export function passwordResetAnswerLacks(body: unknown): string[] {
+	return normalizePasswordReset(body).status === null ? ['reset status'] : [];
 }
 
 // ---------------------------------------------------------------- ITR data
@@ -383,9 +383,9 @@ export function splitFilings(data: ItrData): IDataObject[] {
 }
 
 /** What a Get Data answer lacks: the taxpayer (PAN or name), the job or the list of returns. */
-export function missingItrDataFacts(body: unknown): string | undefined {
+export function itrDataAnswerLacks(body: unknown): string[] {
 	const data = normalizeItrData(body);
 	return (data.pan ?? data.name ?? data.jobId ?? data.filingCount) !== null
-		? undefined
-		: 'a PAN, job id or list of returns (data.pan, data.job_id, data.itr_records or data.filings)';
+		? []
+		: ['PAN', 'name', 'job id', 'returns'];
 }

@@ -181,10 +181,8 @@ export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
 }
 
 /** What a Get Status answer lacks: a journey status (a word, never a number such as 200). */
-export function missingJourneyStatusFacts(body: unknown): string | undefined {
-	return normalizeJourneyStatus(body).status === null
-		? 'a journey status (data.status or status)'
-		: undefined;
+export function journeyStatusAnswerLacks(body: unknown): string[] {
+	return normalizeJourneyStatus(body).status === null ? ['journey status'] : [];
 }
 
 /**
@@ -431,11 +429,9 @@ export function normalizeStatementResult(body: unknown): StatementResult {
 }
 
 /** What a Get Statement Result answer lacks: its accounts (a finished journey has at least one). */
-export function missingStatementFacts(body: unknown): string | undefined {
+export function statementAnswerLacks(body: unknown): string[] {
 	const accounts = unwrap(body).accounts;
-	return Array.isArray(accounts) && accounts.length > 0
-		? undefined
-		: 'the accounts (data.accounts)';
+	return Array.isArray(accounts) && accounts.length > 0 ? [] : ['accounts'];
 }
 
 /**
@@ -831,13 +827,13 @@ function coverageOf(data: IDataObject, accounts: AnalysisAccount[]): AnalysisCov
 }
 
 /** What a Get Analysis answer lacks: the analysis itself, in either shape. */
-export function missingAnalysisFacts(body: unknown): string | undefined {
+export function analysisAnswerLacks(body: unknown): string[] {
 	const data = unwrap(body);
 	return isObject(data.summary) ||
 		isObject(data.flags) ||
 		(Array.isArray(data.accounts) && data.accounts.length > 0)
-		? undefined
-		: 'the analysis (data.summary, data.flags or data.accounts)';
+		? []
+		: ['analysis summary', 'flags', 'accounts'];
 }
 
 /**

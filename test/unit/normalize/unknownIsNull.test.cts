@@ -136,6 +136,9 @@ describe('aggregates: an unknown input makes the aggregate unknown', () => {
 		});
 		// no history at all is unknown, not 0
 		expect(knownDelinquency([])).toEqual({ maxDaysPastDue: null, delinquentMonths: null });
+		// an account whose history has no reported month (an empty list, all XXX) is unknown too
+		for (const empty of [readDaysPastDue([]), readDaysPastDue('XXX|XXX')])
+			expect(knownDelinquency([[0, 30], empty]).maxDaysPastDue).toBeNull();
 	});
 
 	it('sumAll: null when any value is null, or there are none', () => {

@@ -13,12 +13,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	commercialAnswerLacks,
-	creditAnswerLacks,
+	COMMERCIAL_REQUIRED,
+	MULTI_BUREAU_REQUIRED,
 } from '../../../nodes/FinVerify/helpers/normalize/creditReport';
 import {
-	epfoAnswerLacks,
-	epfoCreditAnswerLacks,
+	EPFO_CREDIT_REQUIRED,
+	EPFO_REQUIRED,
 } from '../../../nodes/FinVerify/helpers/normalize/employment';
 
 export type Decisions = Record<string, unknown>;
@@ -27,11 +27,11 @@ export interface DecisionTable {
 	/** The decision fields of one normalized output (an object, or the list of items). */
 	fields: (normalized: unknown) => Decisions;
 	/**
-	 * What the answer lacks to identify its subject; the operation fails the item (an error naming it)
-	 * when this is not empty, so any drift that leads there is no silent change. The same function the
-	 * operation calls.
+	 * The facts an answer must carry to identify its subject: the operation's requiredField (the
+	 * transport fails an answer without any of them with INCOMPLETE_RESPONSE, naming them), so a drift
+	 * that leads there is no silent change. The same constant the operation passes.
 	 */
-	answerLacks?: (normalized: unknown) => string[];
+	required?: string;
 	/** Fields compared without regard to case (names: "ACME PVT LTD" is "Acme Pvt Ltd"). */
 	caseInsensitive?: string[];
 }
@@ -107,12 +107,11 @@ export const DECISIONS: Record<string, DecisionTable> = {
 			...pick(n, ['lowestScore', 'highestScore']),
 			...each(get(n, 'bureaus'), 'bureaus', BUREAU_FIELDS, (b) => String(b.bureau)),
 		}),
-		answerLacks: (n) => creditAnswerLacks(n as never),
+		required: MULTI_BUREAU_REQUIRED,
 	},
 	'creditReport.getCommercialReport': {
 		fields: (n) => pick(n, ['success', 'reportSize']),
-		// the contract's normalized output carries the HTML as reportHtml
-		answerLacks: (n) => commercialAnswerLacks(n as never, get(n, 'reportHtml') as string | null),
+		required: COMMERCIAL_REQUIRED,
 	},
 	'company.getByCin': {
 		fields: (n) => pick(n, 'cin' in obj(n) ? COMPANY_FIELDS : LLP_FIELDS),
@@ -135,7 +134,7 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'contributions.latestMonthlyWage',
 			]),
 		}),
-		answerLacks: (n) => epfoAnswerLacks(n as never),
+		required: EPFO_REQUIRED,
 		caseInsensitive: ['currentEmployer'],
 	},
 	'employment.getEpfoRecordWithCredit': {
@@ -148,7 +147,7 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'employment.',
 			),
 		}),
-		answerLacks: (n) => epfoCreditAnswerLacks(n as never),
+		required: EPFO_CREDIT_REQUIRED,
 		caseInsensitive: ['employment.currentEmployer'],
 	},
 	'incomeTaxReturn.startAnalysis': { fields: (n) => pick(n, JOB_FIELDS) },

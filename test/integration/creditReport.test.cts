@@ -190,14 +190,15 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 			['an empty object', {}],
 			['data: null', { status: 'success', data: null }],
 		])(
-			'an answer without PAN or any bureau result (%s): INCOMPLETE_ANSWER, not an all-null report',
+			'an answer without PAN or any bureau result (%s): INCOMPLETE_RESPONSE, not an all-null report',
 			async (_, body) => {
 				await sandbox.control.fault({ path: 'multi-bureau/fetch', times: 1, body });
 				const result = await run(fixture('getMultiBureauReport.serverError'));
 				expect(result.output(NODE, 0)).toHaveLength(0);
 				expect(result.output(NODE, 1)[0].json).toMatchObject({
-					error: 'The service answered without any of: PAN, bureau results',
-					details: { code: 'INCOMPLETE_ANSWER' },
+					error:
+						'The service answered success without pan or results or data.equifax or data.experian or data.cibil or data.crif',
+					details: { code: 'INCOMPLETE_RESPONSE' },
 				});
 			},
 		);
@@ -265,11 +266,11 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 			expect(item.json).not.toHaveProperty('fileName');
 		});
 
-		test('JSON only, an answer about no business ({}): INCOMPLETE_ANSWER, not an all-null report', async () => {
+		test('JSON only, an answer about no business ({}): INCOMPLETE_RESPONSE, not an all-null report', async () => {
 			await sandbox.control.fault({ path: 'credit-report-commercial/fetch', times: 1, body: {} });
 			const result = await run(fixture('getCommercialReport.jsonOnly'));
 			expect(result.error?.message).toBe(
-				'The service answered without any of: PAN, business name, report',
+				'The service answered success without data.pan or data.business_name or data.report or data.report_url',
 			);
 		});
 

@@ -92,7 +92,7 @@ describe('Get EPFO Record (one documented shape)', () => {
 		['data: null', { success: true, data: null }],
 		['an unrelated body', { success: true, data: { request: 'other' } }],
 	])(
-		'an answer without UAN, member or employment (%s): INCOMPLETE_ANSWER naming them, not an all-null record',
+		'an answer without UAN, member or employment (%s): INCOMPLETE_RESPONSE naming them, not an all-null record',
 		async (_, body) => {
 			await sandbox.control.fault({ path: 'epfo-combined/fetch', times: 1, body });
 			const result = await run(fixture('getEpfoRecord.notFound'));
@@ -100,8 +100,9 @@ describe('Get EPFO Record (one documented shape)', () => {
 			expect(result.output(NODE, 0)).toHaveLength(0);
 			const [failed] = result.output(NODE, 1);
 			expect(failed.json).toMatchObject({
-				error: 'The service answered without any of: UAN, member profile, employment history',
-				details: { code: 'INCOMPLETE_ANSWER' },
+				error:
+					'The service answered success without data.uan or data.member_profile or data.employment_history',
+				details: { code: 'INCOMPLETE_RESPONSE' },
 			});
 		},
 	);
@@ -231,7 +232,7 @@ describe.each(SHAPES)('Get EPFO Record with Credit Report, %s shape', (shape) =>
 		});
 		const result = await run(fixture('getEpfoRecordWithCredit.partialEpfo'));
 		expect(result.error?.message).toBe(
-			'The service answered without any of: EPFO record, credit report',
+			'The service answered success without data.epfo or data.crif or data.credit_report or data.credit',
 		);
 	});
 

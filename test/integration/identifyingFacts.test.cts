@@ -3,8 +3,8 @@
  * answer carries none of the operation's identifying facts (`{}`, `data: null`, an HTTP code as the
  * status) stops with an error naming what is missing, never an all-null success; and an analysis with
  * an account the answer does not analyse gives null flags and figures with its coverage, not "clean".
- * The sandbox's fault API serves the odd answers (HTTP 200) on the operation's path. Output Raw returns
- * the body as it came (except where a wait needs the status).
+ * The sandbox's fault API serves the odd answers (HTTP 200) on the operation's path; the transport
+ * fails them (requiredField) in every output mode, as it fails a create's answer without its id.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -17,50 +17,30 @@ const itr = fixtures('incomeTaxReturn');
 
 /** Each read, the path its answer comes from, and the words of the error naming what is missing. */
 const READS = [
-	['Get by CIN', company('getByCin'), 'cin-lookup', /without any of: CIN, company name$/],
+	['Get by CIN', company('getByCin'), 'cin-lookup', /without data\.cin or data\.company_name or /],
 	[
 		'Get LLP by LLPIN',
 		company('getLlpByLlpin'),
 		'llpin-lookup',
-		/without any of: LLPIN, LLP name$/,
+		/without data\.llpin or data\.llp_name or /,
 	],
 	[
 		'Get Entity by PAN',
 		company('getEntityByPan'),
 		'pan-lookup',
-		/without any of: PAN, entity name$/,
+		/without data\.pan or data\.entity_name or /,
 	],
-	[
-		'Search by Name',
-		company('searchByName'),
-		'company-autocomplete',
-		/without any of: result list$/,
-	],
-	['Get Status', journey('getStatus'), 'aa-bsa-journey/status', /without any of: journey status$/],
+	['Search by Name', company('searchByName'), 'company-autocomplete', /without a result list/],
+	['Get Status', journey('getStatus'), 'aa-bsa-journey/status', /without a journey status/],
 	[
 		'Get Statement Result',
 		journey('getStatementResult'),
 		'aa-bsa-journey/statement-result',
-		/without any of: accounts$/,
+		/without an account \(data\.accounts\)/,
 	],
-	[
-		'Get Analysis',
-		journey('getAnalysis'),
-		'aa-bsa-journey/analysis-json',
-		/without any of: analysis summary, flags, accounts$/,
-	],
-	[
-		'Get ITR Data',
-		itr('getData'),
-		'itr-analyzer/data',
-		/without any of: PAN, name, job id, returns$/,
-	],
-	[
-		'Get Analysis Status',
-		itr('getAnalysisStatus'),
-		'itr-analyzer/status',
-		/without any of: job status$/,
-	],
+	['Get Analysis', journey('getAnalysis'), 'aa-bsa-journey/analysis-json', /without the analysis/],
+	['Get ITR Data', itr('getData'), 'itr-analyzer/data', /without a PAN, name, job id or return/],
+	['Get Analysis Status', itr('getAnalysisStatus'), 'itr-analyzer/status', /without data\.status$/],
 ] as const;
 
 const EMPTY_BODIES: Array<[string, IDataObject]> = [
@@ -77,7 +57,8 @@ describe('a read without its identifying facts is an error naming them', () => {
 			const result = await sandbox.run(workflow);
 			expect(result.error).toBeDefined();
 			expect(result.error?.message).toMatch(missing);
-			expect(result.error?.description).toContain('Code: INCOMPLETE_ANSWER');
+			expect(result.error?.description).toContain('nothing in the answer can be used');
+			expect((result.error as unknown as { httpCode: string }).httpCode).toBe('200');
 		});
 	});
 
@@ -90,27 +71,16 @@ describe('a read without its identifying facts is an error naming them', () => {
 			await sandbox.control.clearFaults();
 			await sandbox.control.fault({ path: 'aa-bsa-journey/status', body });
 			const result = await sandbox.run(journey('getStatus'));
-			expect(result.error?.message).toMatch(/without any of: journey status$/);
+			expect(result.error?.message).toMatch(/without a journey status/);
 		}
 	});
 
-	test('Output Raw returns the body as it came', async () => {
+	test('Output Raw fails the same way (nothing in the answer can be used)', async () => {
 		await sandbox.control.fault({ path: 'cin-lookup', body: { success: true, data: null } });
 		const result = await sandbox.run(
 			withParameters(company('getByCin'), NODE, { simplify: false }),
 		);
-		expect(result.error).toBeUndefined();
-		expect(result.json(NODE)).toEqual([{ success: true, data: null }]);
-	});
-
-	test('Get Status with Output Raw but a wait for a final status still needs the status', async () => {
-		await sandbox.control.fault({ path: 'aa-bsa-journey/status', body: { status: 200 } });
-		const raw = await sandbox.run(withParameters(journey('getStatus'), NODE, { simplify: false }));
-		expect(raw.json(NODE)).toEqual([{ status: 200 }]);
-		const waiting = await sandbox.run(
-			withParameters(journey('getStatus'), NODE, { simplify: false, waitForFinalStatus: true }),
-		);
-		expect(waiting.error?.message).toMatch(/without any of: journey status$/);
+		expect(result.error?.description).toContain('nothing in the answer can be used');
 	});
 
 	test('Get by CIN given an LLPIN: the LLP answer must name the LLP', async () => {
@@ -120,7 +90,7 @@ describe('a read without its identifying facts is an error naming them', () => {
 				company: { __rl: true, mode: 'id', value: 'AAB-1234' },
 			}),
 		);
-		expect(result.error?.message).toMatch(/without any of: LLPIN, LLP name$/);
+		expect(result.error?.message).toMatch(/without data\.llpin or data\.llp_name or /);
 	});
 
 	test('with Continue On Fail, the item carries the error and the next item still runs', async () => {
@@ -132,7 +102,7 @@ describe('a read without its identifying facts is an error naming them', () => {
 		});
 		expect(result.error).toBeUndefined();
 		const [json] = result.json(NODE);
-		expect(String(json.error)).toMatch(/without any of: PAN, entity name$/);
+		expect(String(json.error)).toMatch(/without data\.pan or data\.entity_name or /);
 		// the fault is spent: the same read answers normally
 		const again = await sandbox.run(wf);
 		expect(again.error).toBeUndefined();

@@ -13,29 +13,30 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	commercialAnswerLacks,
-	creditAnswerLacks,
+	COMMERCIAL_REQUIRED,
+	MULTI_BUREAU_REQUIRED,
 } from '../../../nodes/FinVerify/helpers/normalize/creditReport';
 import {
-	epfoAnswerLacks,
-	epfoCreditAnswerLacks,
+	EPFO_CREDIT_REQUIRED,
+	EPFO_REQUIRED,
 } from '../../../nodes/FinVerify/helpers/normalize/employment';
 import {
-	autocompleteAnswerLacks,
-	companyAnswerLacks,
-	entityAnswerLacks,
-	llpAnswerLacks,
+	AUTOCOMPLETE_REQUIRED,
+	COMPANY_REQUIRED,
+	ENTITY_REQUIRED,
+	LLP_REQUIRED,
 } from '../../../nodes/FinVerify/helpers/normalize/company';
 import {
-	itrDataAnswerLacks,
-	jobStatusAnswerLacks,
-	passwordResetAnswerLacks,
+	ITR_DATA_REQUIRED,
+	JOB_STATUS_REQUIRED,
+	PASSWORD_RESET_REQUIRED,
 } from '../../../nodes/FinVerify/helpers/normalize/incomeTax';
 import {
-	analysisAnswerLacks,
-	journeyStatusAnswerLacks,
-	statementAnswerLacks,
+	ANALYSIS_REQUIRED,
+	JOURNEY_STATUS_REQUIRED,
+	STATEMENT_REQUIRED,
 } from '../../../nodes/FinVerify/helpers/normalize/journey';
+import type { RequiredField } from '../../../nodes/FinVerify/transport';
 
 export type Decisions = Record<string, unknown>;
 
@@ -43,11 +44,11 @@ export interface DecisionTable {
 	/** The decision fields of one normalized output (an object, or the list of items). */
 	fields: (normalized: unknown) => Decisions;
 	/**
-	 * What the answer lacks to identify its subject; the operation fails the item (an error naming it)
-	 * when this is not empty, so any drift that leads there is no silent change. The same function the
-	 * operation calls (on the normalized output, or on the body the operation checks).
+	 * The facts an answer must carry to identify its subject: the operation's requiredField (the
+	 * transport fails an answer without any of them with INCOMPLETE_RESPONSE, naming them), so a drift
+	 * that leads there is no silent change. The same constant the operation passes.
 	 */
-	answerLacks?: (normalized: unknown, body: unknown) => string[];
+	required?: RequiredField;
 	/** Fields compared without regard to case (names: "ACME PVT LTD" is "Acme Pvt Ltd"). */
 	caseInsensitive?: string[];
 }
@@ -130,28 +131,24 @@ export const DECISIONS: Record<string, DecisionTable> = {
 			...pick(n, ['lowestScore', 'highestScore']),
 			...each(get(n, 'bureaus'), 'bureaus', BUREAU_FIELDS, (b) => String(b.bureau)),
 		}),
-		answerLacks: (n) => creditAnswerLacks(n as never),
+		required: MULTI_BUREAU_REQUIRED,
 	},
 	'creditReport.getCommercialReport': {
 		fields: (n) => pick(n, ['success', 'reportSize']),
-		// the contract's normalized output carries the HTML as reportHtml
-		answerLacks: (n) => commercialAnswerLacks(n as never, get(n, 'reportHtml') as string | null),
+		required: COMMERCIAL_REQUIRED,
 	},
 	'company.getByCin': {
 		fields: (n) => pick(n, 'cin' in obj(n) ? COMPANY_FIELDS : LLP_FIELDS),
-		answerLacks: (_, body) => companyAnswerLacks(body),
+		required: COMPANY_REQUIRED,
 	},
-	'company.getLlpByLlpin': {
-		fields: (n) => pick(n, LLP_FIELDS),
-		answerLacks: (_, body) => llpAnswerLacks(body),
-	},
+	'company.getLlpByLlpin': { fields: (n) => pick(n, LLP_FIELDS), required: LLP_REQUIRED },
 	'company.getEntityByPan': {
 		fields: (n) => pick(n, ['status', 'entityType', 'dateOfIncorporation']),
-		answerLacks: (_, body) => entityAnswerLacks(body),
+		required: ENTITY_REQUIRED,
 	},
 	'company.searchByName': {
 		fields: (n) => each(n, 'items', ['name', 'status', 'entityType']),
-		answerLacks: (_, body) => autocompleteAnswerLacks(body),
+		required: AUTOCOMPLETE_REQUIRED,
 		caseInsensitive: ['items.name'],
 	},
 	'employment.getEpfoRecord': {
@@ -164,7 +161,7 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'contributions.latestMonthlyWage',
 			]),
 		}),
-		answerLacks: (n) => epfoAnswerLacks(n as never),
+		required: EPFO_REQUIRED,
 		caseInsensitive: ['currentEmployer'],
 	},
 	'employment.getEpfoRecordWithCredit': {
@@ -177,17 +174,17 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'employment.',
 			),
 		}),
-		answerLacks: (n) => epfoCreditAnswerLacks(n as never),
+		required: EPFO_CREDIT_REQUIRED,
 		caseInsensitive: ['employment.currentEmployer'],
 	},
 	'incomeTaxReturn.startAnalysis': { fields: (n) => pick(n, JOB_FIELDS) },
 	'incomeTaxReturn.getAnalysisStatus': {
 		fields: (n) => pick(n, JOB_FIELDS),
-		answerLacks: (_, body) => jobStatusAnswerLacks(body),
+		required: JOB_STATUS_REQUIRED,
 	},
 	'incomeTaxReturn.getData': {
-		fields: (n) => ({
-			...pick(n, [
+		fields: (n) =>
+			pick(n, [
 				'status',
 				'filingStatus',
 				'latestFiling.grossTotalIncome',
@@ -195,24 +192,23 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'latestFiling.assessmentYear',
 				'filingCount',
 			]),
-		}),
-		answerLacks: (_, body) => itrDataAnswerLacks(body),
+		required: ITR_DATA_REQUIRED,
 	},
 	'incomeTaxReturn.resetPortalPassword': {
 		fields: (n) => pick(n, ['status']),
-		answerLacks: (_, body) => passwordResetAnswerLacks(body),
+		required: PASSWORD_RESET_REQUIRED,
 	},
 	'bankStatementJourney.start': { fields: (n) => pick(n, ['status', 'isFinal']) },
 	'bankStatementJourney.getStatus': {
 		fields: (n) => pick(n, ['status', 'isSuccessful', 'isFinal']),
-		answerLacks: (_, body) => journeyStatusAnswerLacks(body),
+		required: JOURNEY_STATUS_REQUIRED,
 	},
 	'bankStatementJourney.getStatementResult': {
 		fields: (n) => ({
 			...pick(n, ['status', 'totalAccounts', 'totalTransactions']),
 			...each(get(n, 'accounts'), 'accounts', STATEMENT_ACCOUNT_FIELDS),
 		}),
-		answerLacks: (_, body) => statementAnswerLacks(body),
+		required: STATEMENT_REQUIRED,
 	},
 	'bankStatementJourney.getAnalysis': {
 		fields: (n) => ({
@@ -239,7 +235,7 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'totalCredits',
 			]),
 		}),
-		answerLacks: (_, body) => analysisAnswerLacks(body),
+		required: ANALYSIS_REQUIRED,
 	},
 	'collectionSession.create': { fields: (n) => pick(n, ['status', 'isFinal']) },
 };

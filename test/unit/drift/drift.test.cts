@@ -15,6 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { IDataObject } from 'n8n-workflow';
 
 import { simplifyOutput } from '../../../nodes/FinVerify/helpers/normalize/simplified';
+import { missingField } from '../../../nodes/FinVerify/transport';
 import { schemaPath } from '../../contract/outputSchemas.cjs';
 import { RESPONSES } from '../../contract/responses.cjs';
 import { DECISIONS } from './decisions.cjs';
@@ -50,6 +51,9 @@ function run(
 	table: DecisionTable,
 	body: IDataObject,
 ): Outcome {
+	// the transport fails an answer without the operation's identifying facts
+	const missing = missingField(body, table.required);
+	if (missing !== undefined) return { rejected: [missing], decisions: {}, items: [] };
 	let normalized: unknown;
 	try {
 		normalized = normalize(body);
@@ -57,10 +61,9 @@ function run(
 		// the normalizer itself refuses the answer: an error, never a silent value
 		return { rejected: [(error as Error).message], decisions: {}, items: [] };
 	}
-	const lacks = table.answerLacks?.(normalized, body) ?? [];
 	const items = (Array.isArray(normalized) ? normalized : [normalized]) as IDataObject[];
 	return {
-		rejected: lacks.length ? lacks : null,
+		rejected: null,
 		decisions: table.fields(normalized),
 		items,
 	};

@@ -1,9 +1,10 @@
+import { missingField } from '../../../nodes/FinVerify/transport';
 import {
 	autocompleteEntries,
-	autocompleteAnswerLacks,
-	companyAnswerLacks,
-	entityAnswerLacks,
-	llpAnswerLacks,
+	AUTOCOMPLETE_REQUIRED,
+	COMPANY_REQUIRED,
+	ENTITY_REQUIRED,
+	LLP_REQUIRED,
 	normalizeAutocomplete,
 	normalizeCompany,
 	normalizeEntity,
@@ -719,19 +720,23 @@ describe('company: unknown is null, statuses in one case', () => {
 		['data: {}', { success: true, data: {} }],
 		['an empty result', { success: true, data: { doc_id: 'd', result: {} } }],
 	])('an answer carrying no identifying fact (%s) is named as missing', (_, body) => {
-		expect(companyAnswerLacks(body)).toEqual(['CIN', 'company name']);
-		expect(llpAnswerLacks(body)).toEqual(['LLPIN', 'LLP name']);
-		expect(entityAnswerLacks(body)).toEqual(['PAN', 'entity name']);
+		expect(missingField(body, COMPANY_REQUIRED)).toBe(COMPANY_REQUIRED.split('|').join(' or '));
+		expect(missingField(body, LLP_REQUIRED)).toBe(LLP_REQUIRED.split('|').join(' or '));
+		expect(missingField(body, ENTITY_REQUIRED)).toBe(ENTITY_REQUIRED.split('|').join(' or '));
 	});
 
 	it('answers that carry their identifying facts pass', () => {
 		for (const body of [companyReference, companySample])
-			expect(companyAnswerLacks(body)).toEqual([]);
-		for (const body of [llpReference, llpSample]) expect(llpAnswerLacks(body)).toEqual([]);
-		for (const body of [entityReference, entitySample]) expect(entityAnswerLacks(body)).toEqual([]);
-		expect(autocompleteAnswerLacks({ success: true, data: [] })).toEqual([]);
-		expect(autocompleteAnswerLacks({ doc_id: 'd', result: [] })).toEqual([]);
-		expect(autocompleteAnswerLacks({ success: true, data: null })).toEqual(['result list']);
-		expect(autocompleteAnswerLacks({})).toEqual(['result list']);
+			expect(missingField(body, COMPANY_REQUIRED)).toBeUndefined();
+		for (const body of [llpReference, llpSample])
+			expect(missingField(body, LLP_REQUIRED)).toBeUndefined();
+		for (const body of [entityReference, entitySample])
+			expect(missingField(body, ENTITY_REQUIRED)).toBeUndefined();
+		expect(missingField({ success: true, data: [] }, AUTOCOMPLETE_REQUIRED)).toBeUndefined();
+		expect(missingField({ doc_id: 'd', result: [] }, AUTOCOMPLETE_REQUIRED)).toBeUndefined();
+		expect(missingField({ success: true, data: null }, AUTOCOMPLETE_REQUIRED)).toBe(
+			'a result list (data or result)',
+		);
+		expect(missingField({}, AUTOCOMPLETE_REQUIRED)).toBe('a result list (data or result)');
 	});
 });

@@ -1,7 +1,8 @@
+import { missingField } from '../../../nodes/FinVerify/transport';
 import {
-	itrDataAnswerLacks,
-	jobStatusAnswerLacks,
-	passwordResetAnswerLacks,
+	ITR_DATA_REQUIRED,
+	JOB_STATUS_REQUIRED,
+	PASSWORD_RESET_REQUIRED,
 	normalizeAnalysisJob,
 	normalizeItrData,
 	normalizePasswordReset,
@@ -428,17 +429,22 @@ describe('income-tax returns: unknown is null, statuses in one case', () => {
 		['data: null', { success: true, data: null }],
 		['data: {}', { success: true, data: {} }],
 	])('answers without their identifying facts (%s) are named as missing', (_, body) => {
-		expect(itrDataAnswerLacks(body)).toEqual(['PAN', 'name', 'job id', 'returns']);
-		expect(jobStatusAnswerLacks(body)).toEqual(['job status']);
-		expect(passwordResetAnswerLacks(body)).toEqual(['reset status']);
+		expect(missingField(body, ITR_DATA_REQUIRED)).toMatch(/^a PAN, name, job id or return/);
+		expect(missingField(body, JOB_STATUS_REQUIRED)).toBe('data.status');
+		expect(missingField(body, PASSWORD_RESET_REQUIRED)).toBe('data.status');
 	});
 
 	it('answers that carry them pass', () => {
-		expect(itrDataAnswerLacks(reference)).toEqual([]);
-		expect(itrDataAnswerLacks(sample)).toEqual([]);
-		expect(jobStatusAnswerLacks({ data: { job_id: 'j', status: 'processing' } })).toEqual([]);
+		expect(missingField(reference, ITR_DATA_REQUIRED)).toBeUndefined();
+		expect(missingField(sample, ITR_DATA_REQUIRED)).toBeUndefined();
 		expect(
-			passwordResetAnswerLacks({ success: true, data: { client_id: 'c', status: 'otp_sent' } }),
-		).toEqual([]);
+			missingField({ data: { job_id: 'j', status: 'processing' } }, JOB_STATUS_REQUIRED),
+		).toBeUndefined();
+		expect(
+			missingField(
+				{ success: true, data: { client_id: 'c', status: 'otp_sent' } },
+				PASSWORD_RESET_REQUIRED,
+			),
+		).toBeUndefined();
 	});
 });

@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { missingField } from '../../../nodes/FinVerify/transport';
 import {
 	inferMode,
-	analysisAnswerLacks,
-	journeyStatusAnswerLacks,
-	statementAnswerLacks,
+	ANALYSIS_REQUIRED,
+	JOURNEY_STATUS_REQUIRED,
+	STATEMENT_REQUIRED,
 	normalizeAnalysis,
 	normalizeJourneyStart,
 	normalizeJourneyStatus,
@@ -975,12 +976,14 @@ describe('Get Status and Get Statement Result: unknown is null', () => {
 		const s = normalizeJourneyStatus(body);
 		expect(s.status).toBeNull();
 		expect(s.serviceStatus).toBeNull();
-		expect(journeyStatusAnswerLacks(body)).toEqual(['journey status']);
+		expect(missingField(body, JOURNEY_STATUS_REQUIRED)).toBe(
+			'a journey status (data.status or status)',
+		);
 	});
 
 	it('a journey status in either shape passes', () => {
-		expect(journeyStatusAnswerLacks(statusReference)).toEqual([]);
-		expect(journeyStatusAnswerLacks(statusSample)).toEqual([]);
+		expect(missingField(statusReference, JOURNEY_STATUS_REQUIRED)).toBeUndefined();
+		expect(missingField(statusSample, JOURNEY_STATUS_REQUIRED)).toBeUndefined();
 		expect(normalizeJourneyStatus({ client_id: 'aa_1', status: 'Consent Pending' }).status).toBe(
 			'consent_pending',
 		);
@@ -1028,12 +1031,14 @@ describe('Get Status and Get Statement Result: unknown is null', () => {
 
 	it('statement and analysis answers without their facts are named as missing', () => {
 		for (const body of [{}, { data: null }, { success: true, data: { client_id: 'aa_1' } }]) {
-			expect(statementAnswerLacks(body)).toEqual(['accounts']);
-			expect(analysisAnswerLacks(body)).toEqual(['analysis summary', 'flags', 'accounts']);
+			expect(missingField(body, STATEMENT_REQUIRED)).toBe('an account (data.accounts)');
+			expect(missingField(body, ANALYSIS_REQUIRED)).toBe(
+				'the analysis (data.summary, data.flags or data.accounts)',
+			);
 		}
-		expect(statementAnswerLacks(statementReference)).toEqual([]);
-		expect(statementAnswerLacks(statementSample)).toEqual([]);
-		expect(analysisAnswerLacks(analysisReference)).toEqual([]);
-		expect(analysisAnswerLacks(analysisSample)).toEqual([]);
+		expect(missingField(statementReference, STATEMENT_REQUIRED)).toBeUndefined();
+		expect(missingField(statementSample, STATEMENT_REQUIRED)).toBeUndefined();
+		expect(missingField(analysisReference, ANALYSIS_REQUIRED)).toBeUndefined();
+		expect(missingField(analysisSample, ANALYSIS_REQUIRED)).toBeUndefined();
 	});
 });

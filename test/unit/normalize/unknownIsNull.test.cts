@@ -14,17 +14,17 @@ import {
 	sumAll,
 } from '../../../nodes/FinVerify/helpers/normalize/common';
 import {
-	commercialAnswerLacks,
-	creditAnswerLacks,
-	normalizeCommercialReport,
+	COMMERCIAL_REQUIRED,
+	MULTI_BUREAU_REQUIRED,
 	normalizeMultiBureau,
 } from '../../../nodes/FinVerify/helpers/normalize/creditReport';
 import {
-	epfoAnswerLacks,
-	epfoCreditAnswerLacks,
+	EPFO_CREDIT_REQUIRED,
+	EPFO_REQUIRED,
 	normalizeEpfo,
 	normalizeEpfoCredit,
 } from '../../../nodes/FinVerify/helpers/normalize/employment';
+import { missingField } from '../../../nodes/FinVerify/transport';
 
 describe('readDaysPastDue: every payment-history layout', () => {
 	it.each<[string, unknown]>([
@@ -136,6 +136,9 @@ describe('aggregates: an unknown input makes the aggregate unknown', () => {
 		});
 		// no history at all is unknown, not 0
 		expect(knownDelinquency([])).toEqual({ maxDaysPastDue: null, delinquentMonths: null });
+		// an account whose history has no reported month (an empty list, all XXX) is unknown too
+		for (const empty of [readDaysPastDue([]), readDaysPastDue('XXX|XXX')])
+			expect(knownDelinquency([[0, 30], empty]).maxDaysPastDue).toBeNull();
 	});
 
 	it('sumAll: null when any value is null, or there are none', () => {
@@ -297,36 +300,28 @@ describe('Credit Report → Get Multi-Bureau Report: lowest score', () => {
 		expect(out.bureaus[0].lengthOfHistoryMonths).toBe(76);
 	});
 
-	it('an answer that names no PAN and no bureau result is not about anyone', () => {
+	it('an answer that names no PAN and no bureau result is not about anyone (the transport fails it)', () => {
 		for (const body of [{}, { data: null }, { status: 'success', data: {} }, { results: {} }])
-			expect(creditAnswerLacks(normalizeMultiBureau(body, ['cibil']))).toEqual([
-				'PAN',
-				'bureau results',
-			]);
-		expect(creditAnswerLacks(normalizeMultiBureau(reference({ cibil: scored(742) }), []))).toEqual(
-			[],
-		);
+			expect(missingField(body, MULTI_BUREAU_REQUIRED)).toBe(
+				'pan or results or data.equifax or data.experian or data.cibil or data.crif',
+			);
+		expect(missingField(reference({ cibil: scored(742) }), MULTI_BUREAU_REQUIRED)).toBeUndefined();
 		// a no-hit answer (a bureau's message, no report) still answers for the bureau
 		expect(
-			creditAnswerLacks(
-				normalizeMultiBureau(
-					reference({ cibil: { score: null, report: null, message: 'No record' } }),
-					['cibil'],
-				),
+			missingField(
+				reference({ cibil: { score: null, report: null, message: 'No record' } }),
+				MULTI_BUREAU_REQUIRED,
 			),
-		).toEqual([]);
+		).toBeUndefined();
+		expect(missingField({ pan: 'ABCDE1234F', results: {} }, MULTI_BUREAU_REQUIRED)).toBeUndefined();
 	});
 
 	it('a commercial report answer without PAN, name or report is not about any business', () => {
-		for (const body of [{}, { data: null }, { status: 'success' }])
-			expect(commercialAnswerLacks(normalizeCommercialReport(body), null)).toEqual([
-				'PAN',
-				'business name',
-				'report',
-			]);
-		expect(
-			commercialAnswerLacks(normalizeCommercialReport({ data: { pan: 'AAACA1234B' } }), null),
-		).toEqual([]);
+		for (const body of [{}, { data: null }, { status: 'success', data: { report_type: 'html' } }])
+			expect(missingField(body, COMMERCIAL_REQUIRED)).toBe(
+				'data.pan or data.business_name or data.report or data.report_url',
+			);
+		expect(missingField({ data: { pan: 'AAACA1234B' } }, COMMERCIAL_REQUIRED)).toBeUndefined();
 	});
 });
 
@@ -420,14 +415,17 @@ describe('Employment → Get EPFO Record: totals, wage and tenure', () => {
 		expect(normalizeEpfo(body, '9123456780').mobileNumber).toBe('9876543210');
 	});
 
-	it('an answer without UAN, member or employment is not about a member', () => {
-		for (const empty of [{}, { data: null }, { success: true, data: {} }])
-			expect(epfoAnswerLacks(normalizeEpfo(empty))).toEqual([
-				'UAN',
-				'member profile',
-				'employment history',
-			]);
-		expect(epfoAnswerLacks(normalizeEpfo(body))).toEqual([]);
+	it('an answer without UAN, member or employment is not about a member (the transport fails it)', () => {
+		for (const empty of [
+			{},
+			{ data: null },
+			{ success: true, data: {} },
+			{ success: true, data: { mobile_number: '9876543210', member_profile: {} } },
+		])
+			expect(missingField(empty, EPFO_REQUIRED)).toBe(
+				'data.uan or data.member_profile or data.employment_history',
+			);
+		expect(missingField(body, EPFO_REQUIRED)).toBeUndefined();
 	});
 });
 
@@ -445,12 +443,19 @@ describe('Employment → Get EPFO Record with Credit Report: partial and empty a
 		expect(out).toMatchObject({ partial: true, missing: ['epfo'], mobileNumber: '9876543210' });
 	});
 
-	it('an answer with neither part is not about anyone (the operation fails the item)', () => {
-		for (const empty of [{}, { data: null }, { success: true, data: { epfo: null, crif: null } }])
-			expect(epfoCreditAnswerLacks(normalizeEpfoCredit(empty))).toEqual([
-				'EPFO record',
-				'credit report',
-			]);
+	it('an answer with neither part is not about anyone (the transport fails it)', () => {
+		for (const empty of [
+			{},
+			{ data: null },
+			{ success: true, data: { epfo: null, crif: null } },
+			{ success: true, data: { doc_id: 'doc_1', epfo: {}, credit_report: null } },
+		])
+			expect(missingField(empty, EPFO_CREDIT_REQUIRED)).toBe(
+				'data.epfo or data.crif or data.credit_report or data.credit',
+			);
+		expect(
+			missingField({ data: { epfo: null, crif: { credit_score: 742 } } }, EPFO_CREDIT_REQUIRED),
+		).toBeUndefined();
 	});
 
 	it('a CIBIL-style special credit score is kept apart', () => {

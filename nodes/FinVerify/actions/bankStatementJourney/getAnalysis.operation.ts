@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { analysisAnswerLacks, normalizeAnalysis } from '../../helpers/normalize/journey';
+import { ANALYSIS_REQUIRED, normalizeAnalysis } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
@@ -28,9 +27,8 @@ export async function execute(
 		method: 'GET',
 		path: 'aa-bsa-journey/analysis-json',
 		qs: { client_id: clientId },
+		requiredField: ANALYSIS_REQUIRED,
 		itemIndex,
 	});
-	if (simplify)
-		assertAnswerIdentifies(this.getNode(), itemIndex, analysisAnswerLacks(response), 'analysis');
 	return [{ json: simplify ? normalizeAnalysis(response) : response }];
 }

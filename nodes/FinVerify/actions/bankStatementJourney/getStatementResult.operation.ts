@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { PlannedItem } from '../../helpers/documents';
@@ -17,7 +16,7 @@ import {
 	withDocuments,
 } from '../../helpers/documents';
 import {
-	statementAnswerLacks,
+	STATEMENT_REQUIRED,
 	normalizeStatementResult,
 	transactionItems,
 } from '../../helpers/normalize/journey';
@@ -210,10 +209,9 @@ export async function execute(
 		method: 'GET',
 		path: 'aa-bsa-journey/statement-result',
 		qs: { client_id: clientId },
+		requiredField: STATEMENT_REQUIRED,
 		itemIndex,
 	});
-	if (simplify)
-		assertAnswerIdentifies(this.getNode(), itemIndex, statementAnswerLacks(response), 'statement');
 	const result = normalizeStatementResult(response);
 	if (fileProperty && transactionsAs !== 'items') {
 		const { binary, info } = await transactionsFile.call(this, result, transactionsAs);

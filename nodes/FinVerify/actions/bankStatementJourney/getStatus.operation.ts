@@ -1,11 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { journeyStatusAnswerLacks, normalizeJourneyStatus } from '../../helpers/normalize/journey';
+import { JOURNEY_STATUS_REQUIRED, normalizeJourneyStatus } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { isNormalizedOutput, journeyClientIdField, outputModeFields } from '../common.descriptions';
+import { journeyClientIdField, outputModeFields } from '../common.descriptions';
 import { readClientId } from './shared';
 import { statusOutput, waitForFinalStatusField, waitOptionsField } from '../completion/finalStatus';
 
@@ -32,27 +31,19 @@ export async function execute(
 	const ctx = { node: this.getNode(), itemIndex };
 	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
 
-	const checked =
-		isNormalizedOutput(this, itemIndex) ||
-		(this.getNodeParameter('waitForFinalStatus', itemIndex, false) as boolean);
 	return await statusOutput.call(
 		this,
 		itemIndex,
 		`Journey ${clientId}`,
-		async () => {
-			const raw = await apiRequest.call(this, {
+		async () =>
+			await apiRequest.call(this, {
 				...policy,
 				method: 'GET',
 				path: 'aa-bsa-journey/status',
 				qs: { client_id: clientId },
+				requiredField: JOURNEY_STATUS_REQUIRED,
 				itemIndex,
-			});
-			// the status is the answer: without one there is nothing to output or wait on (Raw output
-			// without a wait returns the body as it came)
-			if (checked)
-				assertAnswerIdentifies(this.getNode(), itemIndex, journeyStatusAnswerLacks(raw), 'journey');
-			return raw;
-		},
+			}),
 		normalizeJourneyStatus,
 	);
 }

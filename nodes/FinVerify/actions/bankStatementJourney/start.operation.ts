@@ -4,11 +4,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
-	journeyStatusAnswerLacks,
+	JOURNEY_STATUS_REQUIRED,
 	normalizeJourneyStart,
 	normalizeJourneyStatus,
 } from '../../helpers/normalize/journey';
@@ -193,17 +192,15 @@ export async function execute(
 		itemIndex,
 		`Journey ${clientId}`,
 		started,
-		async () => {
-			const raw = await apiRequest.call(this, {
+		async () =>
+			await apiRequest.call(this, {
 				...policy,
 				method: 'GET',
 				path: 'aa-bsa-journey/status',
 				qs: { client_id: clientId },
+				requiredField: JOURNEY_STATUS_REQUIRED,
 				itemIndex,
-			});
-			assertAnswerIdentifies(this.getNode(), itemIndex, journeyStatusAnswerLacks(raw), 'journey');
-			return raw;
-		},
+			}),
 		normalizeJourneyStatus,
 	);
 	return [{ json }];

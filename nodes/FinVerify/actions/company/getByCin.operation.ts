@@ -4,12 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { deepCopy, updateDisplayOptions } from 'n8n-workflow';
 
 import {
-	companyAnswerLacks,
-	llpAnswerLacks,
+	COMPANY_REQUIRED,
+	LLP_REQUIRED,
 	normalizeCompany,
 	normalizeLlp,
 } from '../../helpers/normalize/company';
@@ -111,6 +110,7 @@ export async function execute(
 					method: 'POST',
 					path: 'corporate/cin-lookup',
 					body: { cin: id },
+					requiredField: COMPANY_REQUIRED,
 					itemIndex,
 				})
 			: // an LLP: the LLPIN lookup answers for it, as Get LLP by LLPIN does
@@ -119,16 +119,10 @@ export async function execute(
 					method: 'POST',
 					path: 'corporate/llpin-lookup',
 					body: { llpin: id },
+					requiredField: LLP_REQUIRED,
 					itemIndex,
 				}),
 	);
-	if (simplify)
-		assertAnswerIdentifies(
-			this.getNode(),
-			itemIndex,
-			kind === 'cin' ? companyAnswerLacks(response) : llpAnswerLacks(response),
-			kind === 'cin' ? 'company' : 'LLP',
-		);
 	// items that share one lookup get their own copy of the answer
 	if (kind === 'llpin') return [{ json: simplify ? normalizeLlp(response) : deepCopy(response) }];
 	const summary = normalizeCompany(response);

@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { entityAnswerLacks, normalizeEntity } from '../../helpers/normalize/company';
+import { ENTITY_REQUIRED, normalizeEntity } from '../../helpers/normalize/company';
 import { assertPan } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -36,9 +35,8 @@ export async function execute(
 		method: 'POST',
 		path: 'corporate/pan-lookup',
 		body: { pan },
+		requiredField: ENTITY_REQUIRED,
 		itemIndex,
 	});
-	if (simplify)
-		assertAnswerIdentifies(this.getNode(), itemIndex, entityAnswerLacks(response), 'entity');
 	return [{ json: simplify ? normalizeEntity(response) : response }];
 }

@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { llpAnswerLacks, normalizeLlp } from '../../helpers/normalize/company';
+import { LLP_REQUIRED, normalizeLlp } from '../../helpers/normalize/company';
 import { assertLlpin } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -32,8 +31,8 @@ export async function execute(
 		method: 'POST',
 		path: 'corporate/llpin-lookup',
 		body: { llpin },
+		requiredField: LLP_REQUIRED,
 		itemIndex,
 	});
-	if (simplify) assertAnswerIdentifies(this.getNode(), itemIndex, llpAnswerLacks(response), 'LLP');
 	return [{ json: simplify ? normalizeLlp(response) : response }];
 }

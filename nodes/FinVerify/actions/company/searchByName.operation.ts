@@ -4,12 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	autocompleteEntries,
-	autocompleteAnswerLacks,
+	AUTOCOMPLETE_REQUIRED,
 	normalizeAutocomplete,
 } from '../../helpers/normalize/company';
 import { assertPositiveInteger, requireText } from '../../helpers/validation';
@@ -111,6 +110,7 @@ export async function execute(
 			method: 'POST',
 			path: 'corporate/company-autocomplete',
 			body: { company_name: companyName },
+			requiredField: AUTOCOMPLETE_REQUIRED,
 			itemIndex,
 		});
 	} catch (error) {
@@ -120,8 +120,6 @@ export async function execute(
 		throw toNodeError(this.getNode(), error, itemIndex);
 	}
 
-	if (simplify)
-		assertAnswerIdentifies(this.getNode(), itemIndex, autocompleteAnswerLacks(response), 'search');
 	const raw = autocompleteEntries(response);
 	const matches = normalizeAutocomplete(response)
 		.map((entry, index) => ({ entry, raw: raw[index] }))

@@ -6,9 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import {
-	commercialAnswerLacks,
+	COMMERCIAL_REQUIRED,
 	commercialReportFileName,
 	commercialReportHtml,
 	normalizeCommercialReport,
@@ -125,6 +124,7 @@ export async function execute(
 		// 500, reset)
 		idempotent: false,
 		body: { business_name: businessName, pan, consent, report_type: 'html' },
+		requiredField: COMMERCIAL_REQUIRED,
 		itemIndex,
 	});
 
@@ -142,13 +142,6 @@ export async function execute(
 	}
 
 	const summary = normalizeCommercialReport(response);
-	if (simplify)
-		assertAnswerIdentifies(
-			this.getNode(),
-			itemIndex,
-			commercialAnswerLacks(summary, html),
-			'business',
-		);
 	if (!asFile) {
 		return [{ json: simplify ? { ...summary, reportHtml: html } : response }];
 	}

@@ -7,11 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import {
 	bureauReport,
 	bureauReportLayout,
-	creditAnswerLacks,
+	MULTI_BUREAU_REQUIRED,
 	normalizeMultiBureau,
 } from '../../helpers/normalize/creditReport';
 import type { BureauOutcome } from '../../helpers/normalize/creditReport';
@@ -167,12 +166,12 @@ export async function execute(
 		// 500, reset)
 		idempotent: false,
 		body: { pan, name, mobile_number: mobile, consent, gender, bureaus },
+		// an answer naming neither the PAN nor any bureau's result is about no one
+		requiredField: MULTI_BUREAU_REQUIRED,
 		itemIndex,
 	});
 
 	const summary = normalizeMultiBureau(response, bureaus);
-	if (simplify)
-		assertAnswerIdentifies(this.getNode(), itemIndex, creditAnswerLacks(summary), 'PAN');
 	const reports: FullReports = new Map();
 	if (simplify && options.includeFullReports === true) {
 		for (const outcome of summary.bureaus)

@@ -6,8 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertAnswerIdentifies } from '../../helpers/answer';
-import { epfoAnswerLacks, normalizeEpfo } from '../../helpers/normalize/employment';
+import { EPFO_REQUIRED, normalizeEpfo } from '../../helpers/normalize/employment';
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -66,11 +65,10 @@ export async function execute(
 		method: 'POST',
 		path: 'epfo-combined/fetch',
 		body: { mobile_number: mobile },
+		requiredField: EPFO_REQUIRED,
 		itemIndex,
 	});
 	if (!simplify) return [{ json: response }];
-	const normalized = normalizeEpfo(response, mobile);
-	assertAnswerIdentifies(this.getNode(), itemIndex, epfoAnswerLacks(normalized), 'EPFO member');
-	const { passbook, ...summary } = normalized;
+	const { passbook, ...summary } = normalizeEpfo(response, mobile);
 	return [{ json: options.includePassbook === true ? { ...summary, passbook } : summary }];
 }

@@ -6,8 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { assertAnswerIdentifies } from '../../helpers/answer';
-import { epfoCreditAnswerLacks, normalizeEpfoCredit } from '../../helpers/normalize/employment';
+import { EPFO_CREDIT_REQUIRED, normalizeEpfoCredit } from '../../helpers/normalize/employment';
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -91,6 +90,7 @@ export async function execute(
 		// 500, reset)
 		idempotent: false,
 		body: { mobile_number: mobile },
+		requiredField: EPFO_CREDIT_REQUIRED,
 		itemIndex,
 	});
 	// the partial answer keeps the mobile number that was sent
@@ -113,7 +113,6 @@ export async function execute(
 		);
 	}
 	if (!simplify) return [{ json: response }];
-	assertAnswerIdentifies(this.getNode(), itemIndex, epfoCreditAnswerLacks(summary), 'person');
 	if (summary.credit && options.includeCreditAccounts === false) {
 		const credit: Partial<typeof summary.credit> = { ...summary.credit };
 		delete credit.accounts;

@@ -1,11 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	passwordResetAnswerLacks,
-	normalizePasswordReset,
-} from '../../helpers/normalize/incomeTax';
+import { PASSWORD_RESET_REQUIRED, normalizePasswordReset } from '../../helpers/normalize/incomeTax';
 import { assertOtp } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -48,10 +44,9 @@ export async function execute(
 		method: 'POST',
 		path: 'itr-analyzer/forget-password/submit-otp',
 		body: { client_id: clientId, otp },
+		requiredField: PASSWORD_RESET_REQUIRED,
 		idempotent: false,
 		itemIndex,
 	});
-	if (simplify)
-		assertAnswerIdentifies(this.getNode(), itemIndex, passwordResetAnswerLacks(response), 'reset');
 	return [{ json: simplify ? normalizePasswordReset(response) : response }];
 }

@@ -1,12 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { jobStatusAnswerLacks, normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
+import { JOB_STATUS_REQUIRED, normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { statusOutput, waitForFinalStatusField, waitOptionsField } from '../completion/finalStatus';
-import { isNormalizedOutput, jobIdField, outputModeFields } from '../common.descriptions';
+import { jobIdField, outputModeFields } from '../common.descriptions';
 import { readJobId } from './shared';
 
 const properties: INodeProperties[] = [
@@ -33,32 +32,19 @@ export async function execute(
 	const ctx = { node: this.getNode(), itemIndex };
 	const jobId = readJobId(ctx, this.getNodeParameter('jobId', itemIndex, ''));
 
-	const checked =
-		isNormalizedOutput(this, itemIndex) ||
-		(this.getNodeParameter('waitForFinalStatus', itemIndex, false) as boolean);
 	return await statusOutput.call(
 		this,
 		itemIndex,
 		`ITR analysis job ${jobId}`,
-		async () => {
-			const raw = await apiRequest.call(this, {
+		async () =>
+			await apiRequest.call(this, {
 				...policy,
 				method: 'POST',
 				path: 'itr-analyzer/status',
 				body: { job_id: jobId },
+				requiredField: JOB_STATUS_REQUIRED,
 				itemIndex,
-			});
-			// the status is the answer: without one there is nothing to output or wait on (Raw output
-			// without a wait returns the body as it came)
-			if (checked)
-				assertAnswerIdentifies(
-					this.getNode(),
-					itemIndex,
-					jobStatusAnswerLacks(raw),
-					'ITR analysis job',
-				);
-			return raw;
-		},
+			}),
 		normalizeAnalysisJob,
 	);
 }

@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PlannedItem } from '../../helpers/documents';
@@ -18,7 +17,7 @@ import {
 } from '../../helpers/documents';
 import type { ItrData, ItrFiling } from '../../helpers/normalize/incomeTax';
 import {
-	itrDataAnswerLacks,
+	ITR_DATA_REQUIRED,
 	normalizeItrData,
 	splitFilings,
 } from '../../helpers/normalize/incomeTax';
@@ -109,10 +108,9 @@ export async function execute(
 		method: 'POST',
 		path: 'itr-analyzer/data',
 		body: { job_id: jobId },
+		requiredField: ITR_DATA_REQUIRED,
 		itemIndex,
 	});
-	if (simplify)
-		assertAnswerIdentifies(this.getNode(), itemIndex, itrDataAnswerLacks(response), 'taxpayer');
 	const data = normalizeItrData(response);
 	const planned = simplify
 		? planItrItems(data, options.splitFilings === true, binaryProperty)

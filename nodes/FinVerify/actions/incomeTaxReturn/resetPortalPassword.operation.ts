@@ -1,11 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	passwordResetAnswerLacks,
-	normalizePasswordReset,
-} from '../../helpers/normalize/incomeTax';
+import { PASSWORD_RESET_REQUIRED, normalizePasswordReset } from '../../helpers/normalize/incomeTax';
 import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -65,13 +61,12 @@ export async function execute(
 				method: 'POST',
 				path: 'itr-analyzer/forget-password',
 				body: { client_id: clientId, password },
+				requiredField: PASSWORD_RESET_REQUIRED,
 				idempotent: false,
 				itemIndex,
 			}),
 	);
 	// the service has no reason to echo the password; if it ever does, it does not reach the output
 	const safe = redactPassword(response, password);
-	if (simplify)
-		assertAnswerIdentifies(this.getNode(), itemIndex, passwordResetAnswerLacks(safe), 'reset');
 	return [{ json: simplify ? normalizePasswordReset(safe) : safe }];
 }

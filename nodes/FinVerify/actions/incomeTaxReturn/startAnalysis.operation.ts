@@ -4,10 +4,9 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { assertAnswerIdentifies } from '../../helpers/answer';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { jobStatusAnswerLacks, normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
+import { JOB_STATUS_REQUIRED, normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import { assertPan } from '../../helpers/validation';
 import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
@@ -114,22 +113,15 @@ export async function execute(
 		itemIndex,
 		`ITR analysis job ${jobId}`,
 		started,
-		async () => {
-			const raw = await apiRequest.call(this, {
+		async () =>
+			await apiRequest.call(this, {
 				...policy,
 				method: 'POST',
 				path: 'itr-analyzer/status',
 				body: { job_id: jobId },
+				requiredField: JOB_STATUS_REQUIRED,
 				itemIndex,
-			});
-			assertAnswerIdentifies(
-				this.getNode(),
-				itemIndex,
-				jobStatusAnswerLacks(raw),
-				'ITR analysis job',
-			);
-			return raw;
-		},
+			}),
 		normalizeAnalysisJob,
 	);
 	return [{ json }];

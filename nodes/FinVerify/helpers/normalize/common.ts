@@ -353,14 +353,14 @@ export function accountDaysPastDue(account: unknown): number[] | null {
 
 /**
  * Worst days past due and the number of account-months with any, over the `months` newest months
- * of each history. Null when any history is unknown (one account without a readable history makes
- * the worst unknown), or when there is no history at all.
+ * of each history. Null when any history is unknown (one account without a readable history, or
+ * without a single reported month, makes the worst unknown), or when there is no history at all.
  */
 export function knownDelinquency(
 	histories: Array<number[] | null>,
 	months = 12,
 ): { maxDaysPastDue: number | null; delinquentMonths: number | null } {
-	if (histories.length === 0 || histories.some((h) => h === null))
+	if (histories.length === 0 || histories.some((h) => h === null || h.length === 0))
 		return { maxDaysPastDue: null, delinquentMonths: null };
 	const recent = (histories as number[][]).flatMap((h) => h.slice(0, months));
 	if (recent.length === 0) return { maxDaysPastDue: null, delinquentMonths: null };

@@ -111,10 +111,9 @@ export function autocompleteEntries(body: unknown): IDataObject[] {
 	);
 }
 
-/** What a Search by Name answer lacks: its result list (an empty list is "no results"). */
-export function autocompleteAnswerLacks(body: unknown): string[] {
-	return resultList(body) === null ? ['result list'] : [];
-}
+/** What a Search by Name answer must carry: its result list (an empty list is "no results"). */
+export const AUTOCOMPLETE_REQUIRED = (body: unknown): string | undefined =>
+	resultList(body) === null ? 'a result list (data or result)' : undefined;
 
 /**
  * Autocomplete, either shape: reference
@@ -543,11 +542,9 @@ export function normalizeCompany(body: unknown): CompanySummary {
 	};
 }
 
-/** What a Get by CIN answer lacks: the company's CIN or name, in either shape. */
-export function companyAnswerLacks(body: unknown): string[] {
-	const company = normalizeCompany(body);
-	return (company.cin ?? company.name) !== null ? [] : ['CIN', 'company name'];
-}
+/** What a Get by CIN answer must carry: the company's CIN or name, in either shape. */
+export const COMPANY_REQUIRED =
+	'data.cin|data.company_name|data.result.company.cin|data.result.company.legal_name';
 
 // ---------------------------------------------------------------- LLP (LLPIN lookup)
 
@@ -693,11 +690,9 @@ export function normalizeLlp(body: unknown): LlpSummary {
 	};
 }
 
-/** What an LLPIN lookup's answer lacks: the LLP's LLPIN or name, in either shape. */
-export function llpAnswerLacks(body: unknown): string[] {
-	const llp = normalizeLlp(body);
-	return (llp.llpin ?? llp.name) !== null ? [] : ['LLPIN', 'LLP name'];
-}
+/** What an LLPIN lookup's answer must carry: the LLP's LLPIN or name, in either shape. */
+export const LLP_REQUIRED =
+	'data.llpin|data.llp_name|data.result.company.llpin|data.result.company.legal_name';
 
 // ---------------------------------------------------------------- entity (PAN lookup)
 
@@ -828,8 +823,6 @@ export function normalizeEntity(body: unknown): EntitySummary {
 	};
 }
 
-/** What a Get Entity by PAN answer lacks: the entity's PAN or name, in either shape. */
-export function entityAnswerLacks(body: unknown): string[] {
-	const entity = normalizeEntity(body);
-	return (entity.pan ?? entity.name) !== null ? [] : ['PAN', 'entity name'];
-}
+/** What a Get Entity by PAN answer must carry: the entity's PAN or name, in either shape. */
+export const ENTITY_REQUIRED =
+	'data.pan|data.entity_name|data.result.pan|data.result.legal_name|data.result.company.legal_name';

@@ -298,12 +298,8 @@ export function bureauReport(body: unknown, bureau: string): IDataObject | null 
 	return isObject(report) ? report : null;
 }
 
-/** Outcomes of requested bureaus the service's answer left out (made here, not read). */
-const leftOut = new WeakSet<BureauOutcome>();
-const isMissingOutcome = (outcome: BureauOutcome) => leftOut.has(outcome);
-
 function missingOutcome(bureau: string): BureauOutcome {
-	const outcome: BureauOutcome = {
+	return {
 		bureau,
 		success: false,
 		message: 'The service returned no result for this bureau',
@@ -322,8 +318,6 @@ function missingOutcome(bureau: string): BureauOutcome {
 		lengthOfHistoryMonths: null,
 		missing: ['score', 'accounts', 'paymentHistory'],
 	};
-	leftOut.add(outcome);
-	return outcome;
 }
 
 /**
@@ -462,24 +456,15 @@ export function commercialReportFileName(businessName: string): string {
 }
 
 /**
- * What a multi-bureau answer lacks to be about anyone: neither the PAN nor any bureau's result
- * (`{}`, `data: null`, an unrelated body). Empty when it identifies its subject; the operation fails
- * the item otherwise, never outputs an all-unknown result.
+ * What a multi-bureau answer must carry to be about anyone: the PAN (sample shape) or a bureau's
+ * result. The transport's requiredField: an answer with none of them (`{}`, `data: null`) is an
+ * error naming them, never an all-unknown report.
  */
-export function creditAnswerLacks(summary: MultiBureauSummary): string[] {
-	const answered = summary.bureaus.some((b) => !isMissingOutcome(b));
-	return summary.pan === null && !answered ? ['PAN', 'bureau results'] : [];
-}
+export const MULTI_BUREAU_REQUIRED = [
+	'pan',
+	'results',
+	...KNOWN_BUREAUS.map((bureau) => `data.${bureau}`),
+].join('|');
 
-/** What a commercial report answer lacks: no PAN, business name, report nor report link. */
-export function commercialAnswerLacks(
-	summary: CommercialReportSummary,
-	html: string | null,
-): string[] {
-	return summary.pan === null &&
-		summary.businessName === null &&
-		summary.reportUrl === null &&
-		html === null
-		? ['PAN', 'business name', 'report']
-		: [];
-}
+/** What a commercial report answer must carry: the PAN, the business name, the report or its link. */
+export const COMMERCIAL_REQUIRED = 'data.pan|data.business_name|data.report|data.report_url';

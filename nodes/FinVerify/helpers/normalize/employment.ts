@@ -327,15 +327,11 @@ export function normalizeEpfo(body: unknown, sentMobile: string | null = null): 
 }
 
 /**
- * What an EPFO answer lacks to be about a member: no UAN, no member profile and no employment
- * (`{}`, `data: null`, an unrelated body). The operation fails the item when this is not empty.
+ * What an EPFO answer must carry to be about a member: the UAN, the member profile or the employment
+ * history. The transport's requiredField: an answer with none of them (`{}`, `data: null`) is an
+ * error naming them, never an all-null record.
  */
-export function epfoAnswerLacks(summary: EpfoSummary): string[] {
-	const hasMember = Object.values(summary.member).some((v) => v !== null);
-	return summary.uan === null && !hasMember && summary.employers.length === 0
-		? ['UAN', 'member profile', 'employment history']
-		: [];
-}
+export const EPFO_REQUIRED = 'data.uan|data.member_profile|data.employment_history';
 
 // ------------------------------------------------------- with Credit Report (epfoCrifFetch)
 
@@ -776,10 +772,7 @@ export function normalizeEpfoCredit(
 }
 
 /**
- * What an EPFO + credit answer lacks: both parts (neither an EPFO record nor a credit report: `{}`,
- * `data: null`, an unrelated body). One missing part is a partial answer (partial, missing), not
- * this.
+ * What an EPFO + credit answer must carry: one of its parts, in either shape. One missing part is a
+ * partial answer (partial, missing); neither is an error (the transport's requiredField).
  */
-export function epfoCreditAnswerLacks(summary: EpfoCreditSummary): string[] {
-	return summary.missing.length === 2 ? ['EPFO record', 'credit report'] : [];
-}
+export const EPFO_CREDIT_REQUIRED = 'data.epfo|data.crif|data.credit_report|data.credit';

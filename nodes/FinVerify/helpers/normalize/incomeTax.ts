@@ -63,10 +63,8 @@ export function normalizeAnalysisJob(body: unknown): AnalysisJob {
 	};
 }
 
-/** What a job status answer (Get Analysis Status, and its polls) lacks: the job's status. */
-export function jobStatusAnswerLacks(body: unknown): string[] {
-	return normalizeAnalysisJob(body).status === null ? ['job status'] : [];
-}
+/** What a job status answer (Get Analysis Status, and its polls) must carry: the job's status. */
+export const JOB_STATUS_REQUIRED = 'data.status';
 
 // ---------------------------------------------------------------- password reset
 
@@ -89,10 +87,8 @@ export function normalizePasswordReset(body: unknown): PasswordResetState {
 	};
 }
 
-/** What a password reset (or its OTP confirmation) answer lacks: the reset's status. */
-export function passwordResetAnswerLacks(body: unknown): string[] {
-	return normalizePasswordReset(body).status === null ? ['reset status'] : [];
-}
+/** What a password reset (or its OTP confirmation) answer must carry: the reset's status. */
+export const PASSWORD_RESET_REQUIRED = 'data.status';
 
 // ---------------------------------------------------------------- ITR data
 
@@ -382,10 +378,10 @@ export function splitFilings(data: ItrData): IDataObject[] {
 	return data.filings.map((f) => ({ jobId: data.jobId, pan: data.pan, name: data.name, ...f }));
 }
 
-/** What a Get Data answer lacks: the taxpayer (PAN or name), the job or the list of returns. */
-export function itrDataAnswerLacks(body: unknown): string[] {
+/** What a Get Data answer must carry: the taxpayer (PAN or name), the job or a return. */
+export const ITR_DATA_REQUIRED = (body: unknown): string | undefined => {
 	const data = normalizeItrData(body);
 	return (data.pan ?? data.name ?? data.jobId ?? data.filingCount) !== null
-		? []
-		: ['PAN', 'name', 'job id', 'returns'];
-}
+		? undefined
+		: 'a PAN, name, job id or return (data.pan, data.job_id, data.itr_records or data.filings)';
+};

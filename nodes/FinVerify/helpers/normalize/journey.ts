@@ -180,10 +180,14 @@ export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
 	};
 }
 
-/** What a Get Status answer lacks: a journey status (a word, never a number such as 200). */
-export function journeyStatusAnswerLacks(body: unknown): string[] {
-	return normalizeJourneyStatus(body).status === null ? ['journey status'] : [];
-}
+/**
+ * What a Get Status answer must carry (the transport's requiredField): a journey status, a word of
+ * the journey's vocabulary, never a number such as an envelope's 200.
+ */
+export const JOURNEY_STATUS_REQUIRED = (body: unknown): string | undefined =>
+	normalizeJourneyStatus(body).status === null
+		? 'a journey status (data.status or status)'
+		: undefined;
 
 /**
  * The start (init) answer: `{success, data:{client_id, journey_url, status, expires_at}}` (assumed
@@ -428,11 +432,11 @@ export function normalizeStatementResult(body: unknown): StatementResult {
 	};
 }
 
-/** What a Get Statement Result answer lacks: its accounts (a finished journey has at least one). */
-export function statementAnswerLacks(body: unknown): string[] {
+/** What a Get Statement Result answer must carry: its accounts (a finished journey has one at least). */
+export const STATEMENT_REQUIRED = (body: unknown): string | undefined => {
 	const accounts = unwrap(body).accounts;
-	return Array.isArray(accounts) && accounts.length > 0 ? [] : ['accounts'];
-}
+	return Array.isArray(accounts) && accounts.length > 0 ? undefined : 'an account (data.accounts)';
+};
 
 /**
  * The account fields each per-transaction item carries when the result is split into transactions.
@@ -826,15 +830,15 @@ function coverageOf(data: IDataObject, accounts: AnalysisAccount[]): AnalysisCov
 	};
 }
 
-/** What a Get Analysis answer lacks: the analysis itself, in either shape. */
-export function analysisAnswerLacks(body: unknown): string[] {
+/** What a Get Analysis answer must carry: the analysis, in either shape. */
+export const ANALYSIS_REQUIRED = (body: unknown): string | undefined => {
 	const data = unwrap(body);
 	return isObject(data.summary) ||
 		isObject(data.flags) ||
 		(Array.isArray(data.accounts) && data.accounts.length > 0)
-		? []
-		: ['analysis summary', 'flags', 'accounts'];
-}
+		? undefined
+		: 'the analysis (data.summary, data.flags or data.accounts)';
+};
 
 /**
  * Get Analysis (operation journeyAnalysisJson), either shape, to one summary. Reference:

@@ -91,6 +91,10 @@ for (const [operation, purpose] of pulls) {
 		);
 	}
 }
+/** What a title adds where an operation's records are of more than one kind. */
+const TITLE_NOTES: Record<string, string> = {
+	'company.getByCin': ' (a company; an LLP when the identifier is an LLPIN)',
+};
 
 let files = 0;
 for (const [key, items] of [...samples.entries()].sort()) {
@@ -99,7 +103,7 @@ for (const [key, items] of [...samples.entries()].sort()) {
 	const file = schemaPath(resource, op, mode) as string;
 	const schema = {
 		$schema: 'http://json-schema.org/draft-07/schema#',
-		title: `FinVerify ${resource} ${op}: ${mode} output`,
+		title: `FinVerify ${resource} ${op}: ${mode} output${TITLE_NOTES[operation] ?? ''}`,
 		...inferSchema(items),
 	};
 	mkdirSync(path.dirname(file), { recursive: true });

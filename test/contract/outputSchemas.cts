@@ -45,9 +45,11 @@ const FREE_FORM = new Set(['report', 'details']);
 
 /**
  * A schema every one of `samples` satisfies: objects list their properties (none required, no others
- * allowed), arrays their items, and scalar types allow null (every normalizer field may be null).
+ * allowed), arrays their items, and every field allows null (`isField`): scalars, objects and arrays
+ * alike (unknown is null: a normalizer gives null for a group or list the answer did not carry). The
+ * output item itself and the entries of a list are null only where the samples show it.
  */
-export function inferSchema(samples: unknown[], key = ''): JsonSchema {
+export function inferSchema(samples: unknown[], key = '', isField = false): JsonSchema {
 	if (FREE_FORM.has(key)) return {};
 	const types = new Set<string>();
 	const objects: IDataObject[] = [];
@@ -63,6 +65,7 @@ export function inferSchema(samples: unknown[], key = ''): JsonSchema {
 		} else if (typeof s === 'number') types.add('number');
 		else types.add(typeof s);
 	}
+	if (isField) types.add('null');
 	const scalars = [...types].filter((t) => !['object', 'array', 'null'].includes(t));
 	const schema: JsonSchema = {};
 	// null last: the editor's schema preview shows a field by its first type
@@ -81,6 +84,7 @@ export function inferSchema(samples: unknown[], key = ''): JsonSchema {
 			properties[k] = inferSchema(
 				objects.filter((o) => k in o).map((o) => o[k]),
 				k,
+				true,
 			);
 		schema.properties = properties;
 		schema.additionalProperties = false;

@@ -309,7 +309,6 @@ export const RAW_ONLY: Record<string, RawOnly[]> = {
 	AnalysisReference: ENVELOPE,
 	AnalysisSample: [
 		...ENVELOPE,
-		{ path: 'data.total_accounts', reason: 'The number of accounts (accounts lists them).' },
 		{ path: 'data.accounts[].bsa_client_id', reason: "The service's internal id of one analysis." },
 		{
 			path: 'data.accounts[].analysis_json.entity_type',
@@ -340,8 +339,14 @@ export const RAW_ONLY: Record<string, RawOnly[]> = {
 			reason: 'Statement parsing diagnostics.',
 		},
 		{
-			path: 'data.accounts[].analysis_json.suspicious_transactions',
-			reason: 'Not defined in detail by the specification.',
+			path: 'data.accounts[].analysis_json.suspicious_transactions.suspicious_debits',
+			reason:
+				'Debits the analysis flags: not defined in detail by the specification (the suspicious credits are kept).',
+		},
+		{
+			path: 'data.accounts[].analysis_json.suspicious_transactions.monthwise_summary',
+			reason:
+				'Suspicious transactions counted per month (the suspicious credits themselves are kept).',
 		},
 		{
 			path: 'data.accounts[].analysis_json.summary_card.statement_period.days',

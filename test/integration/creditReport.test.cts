@@ -188,6 +188,23 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 		});
 
 		test.each([
+			['an empty object', {}],
+			['data: null', { status: 'success', data: null }],
+		])(
+			'an answer without PAN or any bureau result (%s): INCOMPLETE_RESPONSE, not an all-null report',
+			async (_, body) => {
+				await sandbox.control.fault({ path: 'multi-bureau/fetch', times: 1, body });
+				const result = await run(fixture('getMultiBureauReport.serverError'));
+				expect(result.output(NODE, 0)).toHaveLength(0);
+				expect(result.output(NODE, 1)[0].json).toMatchObject({
+					error:
+						'The service answered success without pan or results or data.equifax or data.experian or data.cibil or data.crif',
+					details: { code: 'INCOMPLETE_RESPONSE' },
+				});
+			},
+		);
+
+		test.each([
 			['unprocessable', 422],
 			['serverError', 500],
 		])(
@@ -248,6 +265,14 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 			expect(item.binary).toBeUndefined();
 			expect(item.json.reportHtml).toEqual(expect.stringContaining('Acme Traders'));
 			expect(item.json).not.toHaveProperty('fileName');
+		});
+
+		test('JSON only, an answer about no business ({}): INCOMPLETE_RESPONSE, not an all-null report', async () => {
+			await sandbox.control.fault({ path: 'credit-report-commercial/fetch', times: 1, body: {} });
+			const result = await run(fixture('getCommercialReport.jsonOnly'));
+			expect(result.error?.message).toBe(
+				'The service answered success without data.pan or data.business_name or data.report or data.report_url',
+			);
 		});
 
 		test('custom file name (from an expression) and binary field', async () => {

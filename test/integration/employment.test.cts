@@ -52,6 +52,18 @@ describe('Get EPFO Record (one documented shape)', () => {
 		);
 		expect(c.lastContributionMonth).toMatch(/^\d{4}-\d{2}$/);
 		expect(passbook[0].month! >= passbook[passbook.length - 1].month!).toBe(true);
+		// the monthly wage: the wages of the newest passbook month
+		expect(c.latestWageMonth).toBe(passbook[0].month);
+		expect(c.latestMonthlyWage).toBe(
+			passbook
+				.filter((p) => p.month === passbook[0].month)
+				.reduce((t, p) => t + (p.wages as number), 0),
+		);
+		// sums over the passbook keep their own name (the passbook covers recent months only)
+		expect(json.passbookTotals).toMatchObject({
+			entries: passbook.length,
+			toMonth: passbook[0].month,
+		});
 
 		const log = (await sandbox.control.requests('epfo-combined')).slice(before);
 		expect(log).toHaveLength(1);
@@ -66,6 +78,34 @@ describe('Get EPFO Record (one documented shape)', () => {
 		expect(b.uan).toBe(a.uan);
 		expect(b).not.toHaveProperty('passbook');
 	});
+
+	test('the monthly wage without Include Passbook too', async () => {
+		const [json] = (
+			await run(withParameters(fixture('getEpfoRecord'), NODE, { options: {} }))
+		).json(NODE);
+		expect(json).not.toHaveProperty('passbook');
+		expect((json.contributions as IDataObject).latestMonthlyWage).toEqual(expect.any(Number));
+	});
+
+	test.each([
+		['an empty object', {}],
+		['data: null', { success: true, data: null }],
+		['an unrelated body', { success: true, data: { request: 'other' } }],
+	])(
+		'an answer without UAN, member or employment (%s): INCOMPLETE_RESPONSE naming them, not an all-null record',
+		async (_, body) => {
+			await sandbox.control.fault({ path: 'epfo-combined/fetch', times: 1, body });
+			const result = await run(fixture('getEpfoRecord.notFound'));
+			expect(result.error).toBeUndefined();
+			expect(result.output(NODE, 0)).toHaveLength(0);
+			const [failed] = result.output(NODE, 1);
+			expect(failed.json).toMatchObject({
+				error:
+					'The service answered success without data.uan or data.member_profile or data.employment_history',
+				details: { code: 'INCOMPLETE_RESPONSE' },
+			});
+		},
+	);
 
 	test('raw output', async () => {
 		const result = await run(withParameters(fixture('getEpfoRecord'), NODE, { simplify: false }));
@@ -94,7 +134,8 @@ describe('Get EPFO Record (one documented shape)', () => {
 });
 
 describe.each(SHAPES)('Get EPFO Record with Credit Report, %s shape', (shape) => {
-	const { run } = withSandbox({ shape });
+	const sandbox = withSandbox({ shape });
+	const { run } = sandbox;
 
 	test('simplified: member, employment and credit summary, nothing missing', async () => {
 		const result = await run(fixture('getEpfoRecordWithCredit'));
@@ -123,7 +164,7 @@ describe.each(SHAPES)('Get EPFO Record with Credit Report, %s shape', (shape) =>
 		const accounts = credit.accounts as IDataObject[];
 		expect(credit.totalAccounts).toBe(accounts.length);
 		expect(credit.activeAccounts as number).toBe(
-			accounts.filter((a) => a.status === 'Active').length,
+			accounts.filter((a) => a.status === 'active').length,
 		);
 		expect(credit.totalOutstanding).toBe(
 			accounts.reduce((t, a) => t + (a.outstandingAmount as number), 0),
@@ -179,6 +220,20 @@ describe.each(SHAPES)('Get EPFO Record with Credit Report, %s shape', (shape) =>
 			employment: null,
 		});
 		expect((json.credit as IDataObject).score).toEqual(expect.any(Number));
+		// the answer carries no EPFO part: the mobile number is the one that was sent
+		expect(json.mobileNumber).toBe('9000000206');
+	});
+
+	test('neither part: an error naming both, not an all-null item', async () => {
+		await sandbox.control.fault({
+			path: 'epfo-crif-combined/fetch',
+			times: 1,
+			body: { success: true, data: { epfo: null, crif: null } },
+		});
+		const result = await run(fixture('getEpfoRecordWithCredit.partialEpfo'));
+		expect(result.error?.message).toBe(
+			'The service answered success without data.epfo or data.crif or data.credit_report or data.credit',
+		);
 	});
 
 	test('credit part missing: the item says so and keeps the EPFO part', async () => {

@@ -16,11 +16,20 @@ import { RESPONSES } from '../contract/responses.cjs';
 
 /** The decision fields of each operation (and item kind), in the order they lead the item. */
 const DECISION_FIELDS: Record<string, string[]> = {
-	'creditReport.getMultiBureauReport': ['lowestScore', 'highestScore', 'scores', 'failedBureaus'],
+	'creditReport.getMultiBureauReport': [
+		'lowestScore',
+		'highestScore',
+		'scores',
+		'scoreKinds',
+		'coverage',
+		'failedBureaus',
+	],
 	'creditReport.getMultiBureauReport per bureau': [
 		'score',
+		'scoreKind',
 		'maxDaysPastDue',
 		'accountCount',
+		'missing',
 		'success',
 	],
 	'creditReport.getCommercialReport': ['success', 'message'],
@@ -28,9 +37,15 @@ const DECISION_FIELDS: Record<string, string[]> = {
 	'company.getLlpByLlpin': ['status', 'dateOfIncorporation', 'totalObligationOfContribution'],
 	'company.getEntityByPan': ['status', 'entityType', 'dateOfIncorporation'],
 	'company.searchByName': ['name', 'status', 'entityType', 'identifier'],
-	'employment.getEpfoRecord': ['currentEmployer', 'totalTenureMonths', 'lastContributionMonth'],
+	'employment.getEpfoRecord': [
+		'currentEmployer',
+		'totalTenureMonths',
+		'monthlyWage',
+		'lastContributionMonth',
+	],
 	'employment.getEpfoRecordWithCredit': [
 		'creditScore',
+		'creditScoreKind',
 		'maxDaysPastDue',
 		'totalOutstanding',
 		'currentEmployer',
@@ -60,6 +75,7 @@ const DECISION_FIELDS: Record<string, string[]> = {
 	'bankStatementJourney.getAnalysis': [
 		'anyBounce',
 		'inwardChequeReturn',
+		'suspiciousCredit',
 		'averageMonthlyBalance',
 		'minimumMonthlyBalance',
 	],

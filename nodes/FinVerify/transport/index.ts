@@ -86,10 +86,14 @@ export interface ApiRequestOptions extends RequestPolicy {
 	/**
 	 * Dotted path of the field a successful answer must carry (e.g. `data.client_id`); alternatives
 	 * separated by `|`. A 2xx without it (`{"success":true,"data":{}}`) is an error naming the field,
-	 * not a success with nulls.
+	 * not a success with nulls. Or a check naming what the answer lacks, for what a path cannot say (a
+	 * journey status that is a word, not an HTTP code; a list with at least one entry).
 	 */
-	requiredField?: string;
+	requiredField?: RequiredField;
 }
+
+/** What a successful answer must carry: dotted paths separated by `|`, or a check naming what it lacks. */
+export type RequiredField = string | ((body: unknown) => string | undefined);
 
 function valueAt(body: unknown, path: string): unknown {
 	let current: unknown = body;
@@ -101,8 +105,12 @@ function valueAt(body: unknown, path: string): unknown {
 }
 
 /** The missing field of an answer (undefined when present and not empty). */
-export function missingField(body: unknown, requiredField: string | undefined): string | undefined {
+export function missingField(
+	body: unknown,
+	requiredField: RequiredField | undefined,
+): string | undefined {
 	if (!requiredField) return undefined;
+	if (typeof requiredField === 'function') return requiredField(body);
 	const alternatives = requiredField.split('|');
 	const present = alternatives.some((path) => {
 		const value = valueAt(body, path);

@@ -1,11 +1,17 @@
+import { missingField } from '../../../nodes/FinVerify/transport';
 import {
 	autocompleteEntries,
+	AUTOCOMPLETE_REQUIRED,
+	COMPANY_REQUIRED,
+	ENTITY_REQUIRED,
+	LLP_REQUIRED,
 	normalizeAutocomplete,
 	normalizeCompany,
 	normalizeEntity,
 	normalizeLlp,
 	parseCin,
 } from '../../../nodes/FinVerify/helpers/normalize/company';
+import { toStatusText } from '../../../nodes/FinVerify/helpers/normalize/statusText';
 
 // Hand-written from SERVICE_SPEC.md "Company record (CIN lookup)"
 const companyReference = {
@@ -568,7 +574,169 @@ describe('normalizeAutocomplete', () => {
 		expect(
 			normalizeAutocomplete({ result: [{ company_name: 'X', cin: 'aab-1234' }] })[0],
 		).toMatchObject({ entityType: 'LLP', llpin: 'AAB-1234' });
-		expect(normalizeAutocomplete({ result: [null, 'x'] })).toHaveLength(2);
+		// a null or empty entry is not a company
+		expect(normalizeAutocomplete({ result: [null, 'x', {}, { category: 'ltd' }] })).toEqual([]);
 		expect(normalizeAutocomplete(undefined)).toEqual([]);
+	});
+});
+
+describe('company: unknown is null, statuses in one case', () => {
+	it('a null entry among the results never becomes an empty "Company" item; raw entries stay aligned', () => {
+		const body = {
+			success: true,
+			data: [
+				null,
+				{ entity_name: 'ACME LTD', entity_type: 'Company', cin: 'U72200KA2010PTC054321' },
+				{ entity_name: null, entity_type: null, cin: null, llpin: null },
+				{ entity_name: 'ACME LLP', llpin: 'AAB-1234' },
+			],
+		};
+		const out = normalizeAutocomplete(body);
+		expect(out.map((e) => [e.name, e.entityType, e.identifier])).toEqual([
+			['ACME LTD', 'Company', 'U72200KA2010PTC054321'],
+			['ACME LLP', 'LLP', 'AAB-1234'],
+		]);
+		expect(autocompleteEntries(body).map((e) => e.entity_name)).toEqual(['ACME LTD', 'ACME LLP']);
+		// an entry that names nothing about its kind is not guessed to be a company
+		expect(normalizeAutocomplete({ result: [{ company_name: 'X' }] })[0]).toMatchObject({
+			name: 'X',
+			entityType: null,
+		});
+	});
+
+	it.each([
+		['ACTIVE', 'Active'],
+		['active', 'Active'],
+		['Active', 'Active'],
+		['STRUCK OFF', 'Struck Off'],
+		['struck_off', 'Struck Off'],
+		['UNDER PROCESS OF STRIKING OFF', 'Under Process of Striking Off'],
+		['converted to llp', 'Converted to LLP'],
+		['not applicable', 'Not Applicable'],
+		[200, null],
+		['', null],
+	])('status %p reads as %p', (raw, status) => {
+		expect(toStatusText(raw)).toBe(status);
+		for (const out of [
+			normalizeCompany({ data: { ...companyReference.data, status: raw } }),
+			normalizeLlp({ data: { ...llpReference.data, status: raw } }),
+			normalizeEntity({ data: { ...entityReference.data, status: raw } }),
+			normalizeAutocomplete({ data: [{ entity_name: 'A', status: raw, cin: 'A' }] })[0],
+		])
+			expect(out.status).toBe(status);
+	});
+
+	it('entity types in the documented case', () => {
+		expect(
+			normalizeEntity({ data: { ...entityReference.data, entity_type: 'COMPANY' } }),
+		).toMatchObject({ entityType: 'Company' });
+		expect(
+			normalizeEntity({ data: { ...entityReference.data, entity_type: 'llp' } }).entityType,
+		).toBe('LLP');
+	});
+
+	it("an LLP's credit rating and the banks holding a charge surface, not only counts", () => {
+		const result = {
+			...llpSample.data.result,
+			credit_ratings: [
+				{
+					rating_agency: 'ICRA',
+					rating: 'bbb',
+					rating_date: '2023-01-10',
+					instrument: 'Term loan',
+				},
+				{
+					rating_agency: 'CRISIL',
+					rating: 'BBB+',
+					rating_date: '2024-06-30',
+					instrument: 'Long-term bank facilities',
+				},
+			],
+			open_charges: [
+				{
+					charge_holder: 'State Bank of India',
+					amount: 5000000,
+					date_of_creation: '2022-04-01',
+					status: 'OPEN',
+				},
+				{
+					charge_holder: 'HDFC Bank',
+					amount: 1000000,
+					date_of_creation: '2023-04-01',
+					status: 'Open',
+				},
+				{
+					charge_holder: 'State Bank of India',
+					amount: 200000,
+					date_of_creation: '2024-04-01',
+					status: 'open',
+				},
+			],
+		};
+		const out = normalizeLlp({ data: { ...llpSample.data, result } });
+		expect(out).toMatchObject({
+			creditRating: 'BBB+',
+			creditRatingCount: 2,
+			openChargeCount: 3,
+			chargeHolders: ['State Bank of India', 'HDFC Bank'],
+		});
+		expect(out.creditRatings?.[0]).toEqual({
+			agency: 'CRISIL',
+			rating: 'BBB+',
+			ratedOn: '2024-06-30',
+			instrument: 'Long-term bank facilities',
+		});
+		expect(out.openCharges?.[0]).toEqual({
+			holder: 'State Bank of India',
+			amount: 5000000,
+			createdOn: '2022-04-01',
+			status: 'Open',
+		});
+		// no list: unknown, not "none"; an empty list: none
+		const without = { ...result } as Record<string, unknown>;
+		delete without.credit_ratings;
+		delete without.open_charges;
+		expect(normalizeLlp({ data: { ...llpSample.data, result: without } })).toMatchObject({
+			creditRating: null,
+			creditRatings: null,
+			chargeHolders: null,
+			openCharges: null,
+			openChargeCount: null,
+		});
+		expect(
+			normalizeLlp({ data: { ...llpSample.data, result: { ...result, open_charges: [] } } }),
+		).toMatchObject({ chargeHolders: [], openChargeCount: 0 });
+		// a charge whose holder is not named leaves the holders unknown rather than short
+		expect(
+			normalizeLlp({
+				data: { ...llpSample.data, result: { ...result, open_charges: [{ amount: 1 }] } },
+			}).chargeHolders,
+		).toBeNull();
+	});
+
+	it.each([
+		['{}', {}],
+		['data: null', { success: true, data: null }],
+		['data: {}', { success: true, data: {} }],
+		['an empty result', { success: true, data: { doc_id: 'd', result: {} } }],
+	])('an answer carrying no identifying fact (%s) is named as missing', (_, body) => {
+		expect(missingField(body, COMPANY_REQUIRED)).toBe(COMPANY_REQUIRED.split('|').join(' or '));
+		expect(missingField(body, LLP_REQUIRED)).toBe(LLP_REQUIRED.split('|').join(' or '));
+		expect(missingField(body, ENTITY_REQUIRED)).toBe(ENTITY_REQUIRED.split('|').join(' or '));
+	});
+
+	it('answers that carry their identifying facts pass', () => {
+		for (const body of [companyReference, companySample])
+			expect(missingField(body, COMPANY_REQUIRED)).toBeUndefined();
+		for (const body of [llpReference, llpSample])
+			expect(missingField(body, LLP_REQUIRED)).toBeUndefined();
+		for (const body of [entityReference, entitySample])
+			expect(missingField(body, ENTITY_REQUIRED)).toBeUndefined();
+		expect(missingField({ success: true, data: [] }, AUTOCOMPLETE_REQUIRED)).toBeUndefined();
+		expect(missingField({ doc_id: 'd', result: [] }, AUTOCOMPLETE_REQUIRED)).toBeUndefined();
+		expect(missingField({ success: true, data: null }, AUTOCOMPLETE_REQUIRED)).toBe(
+			'a result list (data or result)',
+		);
+		expect(missingField({}, AUTOCOMPLETE_REQUIRED)).toBe('a result list (data or result)');
 	});
 });

@@ -101,6 +101,8 @@ describe('normalizeMultiBureau', () => {
 			success: true,
 			message: null,
 			score: 742,
+			scoreKind: 'score',
+			specialScore: null,
 			reportLink: null,
 			name: 'Priya Sharma',
 			pan: 'ABCDE1234F',
@@ -108,8 +110,11 @@ describe('normalizeMultiBureau', () => {
 			gender: null,
 			accountCount: 2,
 			enquiryCount: 1,
+			// the report lists accounts but no payment history: unknown, and said so
 			maxDaysPastDue: null,
 			delinquentMonths: null,
+			lengthOfHistoryMonths: null,
+			missing: ['paymentHistory'],
 		});
 		expect(out.bureaus[1].pan).toBe('ABCDE1234F');
 		expect(out.scores).toEqual({ cibil: 742, equifax: 701 });
@@ -269,7 +274,8 @@ describe('commercial report', () => {
 		expect(normalizeCommercialReport({})).toMatchObject({
 			success: false,
 			businessName: null,
-			reportSize: 0,
+			// no report came back: its size is unknown, not 0
+			reportSize: null,
 			generatedAt: null,
 		});
 		expect(normalizeCommercialReport({ status: 'failed' }).success).toBe(false);

@@ -135,21 +135,32 @@ describe('normalizeEpfo', () => {
 		expect(out.passbook.map((p) => p.month)).toEqual(['2025-03', '2025-02']);
 	});
 
-	it('computes contribution totals from the passbook when the summary is missing', () => {
+	it('without the summary the contribution totals are unknown; sums over the passbook have their own name', () => {
 		const { contribution_summary: _omit, ...data } = epfo.data;
 		const out = normalizeEpfo({ success: true, data });
 		expect(out.contributions).toEqual({
+			employeeShare: null,
+			employerShare: null,
+			pensionShare: null,
+			total: null,
+			monthsContributed: null,
+			lastContributionMonth: '2025-03',
+			averageMonthlyWage: null,
+			latestMonthlyWage: 15000,
+			latestWageMonth: '2025-03',
+		});
+		expect(out.passbookTotals).toEqual({
+			entries: 2,
+			fromMonth: '2025-02',
+			toMonth: '2025-03',
 			employeeShare: 3600,
 			employerShare: 1100,
 			pensionShare: 2500,
 			total: 7200,
-			monthsContributed: null,
-			lastContributionMonth: '2025-03',
-			averageMonthlyWage: null,
 		});
 	});
 
-	it('computes tenure from dates when not given, and never throws', () => {
+	it('a tenure the EPFO record does not state is unknown (not computed to a date of its own), and never throws', () => {
 		const out = normalizeEpfo({
 			data: {
 				employment_history: [
@@ -157,7 +168,8 @@ describe('normalizeEpfo', () => {
 				],
 			},
 		});
-		expect(out.employers[0]).toMatchObject({ name: 'X', tenureMonths: 12, current: false });
+		expect(out.employers[0]).toMatchObject({ name: 'X', tenureMonths: null, current: false });
+		expect(out.totalTenureMonths).toBeNull();
 		for (const body of [
 			undefined,
 			null,
@@ -387,7 +399,8 @@ describe('normalizeEpfoCredit', () => {
 			type: 'Credit Card',
 			lender: 'ICICI Bank',
 			accountNumber: 'XXXX5678',
-			status: 'Closed',
+			// statuses in lower case, whatever case the service sends
+			status: 'closed',
 			openDate: '2019-01-01',
 			closeDate: '2023-01-01',
 			sanctionedAmount: 100000,

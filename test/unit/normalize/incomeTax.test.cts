@@ -1,4 +1,8 @@
+import { missingField } from '../../../nodes/FinVerify/transport';
 import {
+	ITR_DATA_REQUIRED,
+	JOB_STATUS_REQUIRED,
+	PASSWORD_RESET_REQUIRED,
 	normalizeAnalysisJob,
 	normalizeItrData,
 	normalizePasswordReset,
@@ -359,7 +363,8 @@ describe('normalizeAnalysisJob', () => {
 			status: null,
 			progress: null,
 			isFinal: false,
-			isComplete: false,
+			// no status: whether the job is complete is unknown
+			isComplete: null,
 			message: null,
 		});
 	});
@@ -385,5 +390,61 @@ describe('normalizePasswordReset', () => {
 			message: 'outer',
 		});
 		expect(normalizePasswordReset('x')).toEqual({ clientId: null, status: null, message: null });
+	});
+});
+
+describe('income-tax returns: unknown is null, statuses in one case', () => {
+	it('the number of returns is null, not 0, when the answer carries no list of returns', () => {
+		expect(normalizeItrData(reference).filingCount).toBe(2);
+		expect(normalizeItrData(sample).filingCount).toBe(normalizeItrData(sample).filings.length);
+		const withoutList = { ...reference.data } as Record<string, unknown>;
+		delete withoutList.itr_records;
+		expect(normalizeItrData({ data: withoutList }).filingCount).toBeNull();
+		// an empty list is not told apart from a lost one
+		expect(
+			normalizeItrData({ data: { ...reference.data, itr_records: [] } }).filingCount,
+		).toBeNull();
+		// a return without a readable year: which one is newest is unknown
+		const records = [
+			...reference.data.itr_records,
+			{ ...reference.data.itr_records[0], assessment_year: null },
+		];
+		expect(normalizeItrData({ data: { ...reference.data, itr_records: records } })).toMatchObject({
+			filingCount: 3,
+			latestFiling: null,
+		});
+	});
+
+	it('filing and refund statuses in one case whichever case the service sends', () => {
+		const record = { ...reference.data.itr_records[0], refund_status: 'NOT APPLICABLE' };
+		const out = normalizeItrData({
+			data: { ...reference.data, filing_status: 'REVISED', itr_records: [record] },
+		});
+		expect(out.filingStatus).toBe('Revised');
+		expect(out.filings[0].refundStatus).toBe('Not Applicable');
+	});
+
+	it.each([
+		['{}', {}],
+		['data: null', { success: true, data: null }],
+		['data: {}', { success: true, data: {} }],
+	])('answers without their identifying facts (%s) are named as missing', (_, body) => {
+		expect(missingField(body, ITR_DATA_REQUIRED)).toMatch(/^a PAN, name, job id or return/);
+		expect(missingField(body, JOB_STATUS_REQUIRED)).toBe('data.status');
+		expect(missingField(body, PASSWORD_RESET_REQUIRED)).toBe('data.status');
+	});
+
+	it('answers that carry them pass', () => {
+		expect(missingField(reference, ITR_DATA_REQUIRED)).toBeUndefined();
+		expect(missingField(sample, ITR_DATA_REQUIRED)).toBeUndefined();
+		expect(
+			missingField({ data: { job_id: 'j', status: 'processing' } }, JOB_STATUS_REQUIRED),
+		).toBeUndefined();
+		expect(
+			missingField(
+				{ success: true, data: { client_id: 'c', status: 'otp_sent' } },
+				PASSWORD_RESET_REQUIRED,
+			),
+		).toBeUndefined();
 	});
 });

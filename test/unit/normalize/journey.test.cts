@@ -1,5 +1,11 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { missingField } from '../../../nodes/FinVerify/transport';
 import {
 	inferMode,
+	ANALYSIS_REQUIRED,
+	JOURNEY_STATUS_REQUIRED,
+	STATEMENT_REQUIRED,
 	normalizeAnalysis,
 	normalizeJourneyStart,
 	normalizeJourneyStatus,
@@ -582,15 +588,34 @@ describe('normalizeStatementResult', () => {
 			['2025-01-03', 'CREDIT', 45000, 'NEFT', 'NEFT99'],
 		]);
 	});
-	it('derives balances and totals from the transactions when the summary is missing', () => {
+	it('states balances only as the service sends them; totals from the transactions in the reference shape only', () => {
 		const account = { ...statementSample.data.accounts[0], analysis_summary: undefined };
 		const r = normalizeStatementResult({ data: { ...statementSample.data, accounts: [account] } });
+		// the sample shape's summary is where its balances and totals are: without it they are unknown
 		expect(r.accounts[0]).toMatchObject({
-			openingBalance: 20000,
-			closingBalance: 63749.5,
-			totalCredits: 45000,
-			totalDebits: 1250.5,
+			openingBalance: null,
+			closingBalance: null,
+			totalCredits: null,
+			totalDebits: null,
+			transactionCount: 2,
 		});
+		// the reference shape has no summary: its totals are the transactions'
+		const reference = normalizeStatementResult(statementReference);
+		expect([reference.accounts[0].totalCredits, reference.accounts[0].totalDebits]).toEqual([
+			50000, 5000,
+		]);
+		const {
+			opening_balance: _o,
+			closing_balance: _c,
+			...bare
+		} = statementReference.data.accounts[0] as IDataObject;
+		const withoutBalances = normalizeStatementResult({
+			data: { client_id: 'aa_1', accounts: [bare] },
+		});
+		expect([
+			withoutBalances.accounts[0].openingBalance,
+			withoutBalances.accounts[0].closingBalance,
+		]).toEqual([null, null]);
 	});
 	it('splits into one item per transaction with account context', () => {
 		const result = normalizeStatementResult(statementSample);
@@ -619,7 +644,8 @@ describe('normalizeStatementResult', () => {
 		expect(r.accounts).toHaveLength(2);
 		expect(r.accounts[1]).toMatchObject({
 			accountIndex: 1,
-			transactionCount: 0,
+			// no list of transactions: unknown, not none
+			transactionCount: null,
 			openingBalance: null,
 			totalCredits: null,
 		});
@@ -654,6 +680,7 @@ describe('normalizeAnalysis', () => {
 			inwardChequeReturn: false,
 			endOfMonthStress: true,
 			negativeBalance: null,
+			suspiciousCredit: null,
 		});
 		expect(a.salaryCredits).toEqual([{ month: '2025-01', amount: 50000, source: 'ACME' }]);
 		expect(a.emiAccounts).toEqual([{ lender: 'HDFC', amount: 16300, mode: 'NACH' }]);
@@ -690,8 +717,9 @@ describe('normalizeAnalysis', () => {
 				net: 10800,
 				closingBalance: 18001,
 			},
-			{ month: '2025-02', totalCredits: 0, totalDebits: 400, net: -400, closingBalance: 11000 },
-			{ month: '2025-03', totalCredits: 0, totalDebits: 400, net: -400, closingBalance: 11000 },
+			// each of these months comes from one account only: not a total over both
+			{ month: '2025-02', totalCredits: null, totalDebits: null, net: null, closingBalance: null },
+			{ month: '2025-03', totalCredits: null, totalDebits: null, net: null, closingBalance: null },
 		]);
 		expect(a.healthScore).toMatchObject({
 			score: 61,
@@ -754,6 +782,263 @@ describe('normalizeAnalysis', () => {
 				],
 			},
 		});
-		expect([b.averageMonthlyBalance, b.minimumMonthlyBalance]).toEqual([200, 100]);
+		// …but not over the rows that happen to be readable: a row without its month leaves them unknown
+		expect([b.averageMonthlyBalance, b.minimumMonthlyBalance]).toEqual([null, null]);
+		const months = (b.accounts[0].monthlyTrend as IDataObject[]).slice(0, 2);
+		const c = normalizeAnalysis({
+			data: {
+				accounts: [
+					{
+						analysis_json: {
+							monthly_summary: months.map((m) => ({
+								month: m.month,
+								closing_balance: m.closingBalance,
+							})),
+						},
+					},
+				],
+			},
+		});
+		expect([c.accounts[0].averageMonthlyBalance, c.accounts[0].minimumMonthlyBalance]).toEqual([
+			200, 100,
+		]);
+	});
+});
+
+describe('Get Analysis: unknown is null, never the clean value', () => {
+	/** Two analysed accounts: a clean one (100, excellent) and one holding an inward cheque return (85, good). */
+	const clean = () => {
+		const account = sampleAccount(0, 100, 5000, 0);
+		account.analysis_json.health_score.rating = 'excellent';
+		return account;
+	};
+	const withChequeReturn = () => {
+		const account = sampleAccount(1, 85, 7000, 0);
+		account.analysis_json.flagged_transactions.cheque_return_summary = { total_returns: 1 };
+		account.analysis_json.monthly_summary[1].month = '2025-02';
+		return account;
+	};
+	const journey = (accounts: unknown[], total = accounts.length) => ({
+		data: { client_id: 'aa_3', status: 'completed', total_accounts: total, accounts },
+	});
+
+	it('both accounts analysed: the cheque return is a bounce and the worst score is 85 "good"', () => {
+		const a = normalizeAnalysis(journey([clean(), withChequeReturn()]));
+		expect(a.flags).toMatchObject({ anyBounce: true, inwardChequeReturn: true });
+		expect(a.healthScore).toMatchObject({ score: 85, rating: 'good' });
+		expect(a.coverage).toEqual({
+			accounts: 2,
+			analysed: 2,
+			complete: true,
+			unanalysedAccounts: [],
+		});
+		expect(a.totalCredits).toBe(12000);
+	});
+
+	it('the account holding the cheque return has no analysis: bounce flags, score and totals are null, coverage says which', () => {
+		const unanalysed = { ...withChequeReturn(), analysis_json: null };
+		const a = normalizeAnalysis(journey([clean(), unanalysed]));
+		expect(a.accounts[1]).toMatchObject({ status: 'completed', analysed: false });
+		expect(a.flags).toMatchObject({
+			anyBounce: null,
+			inwardChequeReturn: null,
+			negativeBalance: null,
+		});
+		// not 100 "excellent" from the clean account alone
+		expect(a.healthScore).toBeNull();
+		expect(a.coverage).toEqual({
+			accounts: 2,
+			analysed: 1,
+			complete: false,
+			unanalysedAccounts: [1],
+		});
+		expect([a.totalCredits, a.totalDebits, a.netFlow]).toEqual([null, null, null]);
+		expect([a.averageMonthlyBalance, a.minimumMonthlyBalance]).toEqual([null, null]);
+		expect([a.periodFrom, a.periodTo]).toEqual([null, null]);
+		expect(a.monthlyTrend).toEqual([]);
+		// the analysed account keeps its own figures
+		expect(a.accounts[0]).toMatchObject({ analysed: true, totalCredits: 5000 });
+	});
+
+	it('an account the answer does not list (total_accounts says more) leaves the same unknowns', () => {
+		const a = normalizeAnalysis(journey([clean()], 2));
+		expect(a.coverage).toMatchObject({ accounts: 2, analysed: 1, complete: false });
+		expect(a.flags.anyBounce).toBeNull();
+		expect(a.healthScore).toBeNull();
+		expect(a.totalCredits).toBeNull();
+	});
+
+	it('a bounce seen in an analysed account stays true when another account has no analysis', () => {
+		const a = normalizeAnalysis(journey([withChequeReturn(), { account_index: 1 }]));
+		expect(a.flags).toMatchObject({ anyBounce: true, inwardChequeReturn: true });
+		expect(a.healthScore).toBeNull();
+	});
+
+	it('a missing flag makes anyBounce null, not false (reference shape)', () => {
+		const flags = { ...analysisReference.data.flags, emi_bounce: false } as IDataObject;
+		delete flags.inward_cheque_return;
+		const a = normalizeAnalysis({ data: { ...analysisReference.data, flags } });
+		expect(a.flags).toMatchObject({
+			salaryBounce: false,
+			emiBounce: false,
+			inwardChequeReturn: null,
+			anyBounce: null,
+		});
+		const all = normalizeAnalysis({
+			data: { ...analysisReference.data, flags: { ...flags, inward_cheque_return: false } },
+		});
+		expect(all.flags.anyBounce).toBe(false);
+	});
+
+	it('a missing cheque-return summary makes anyBounce null, not false (sample shape)', () => {
+		const account = clean();
+		delete (account.analysis_json.flagged_transactions as IDataObject).cheque_return_summary;
+		const a = normalizeAnalysis(journey([account]));
+		expect(a.accounts[0].flags).toMatchObject({ anyBounce: null, inwardChequeReturn: null });
+		expect(a.flags).toMatchObject({ anyBounce: null, inwardChequeReturn: null });
+	});
+
+	it('a month only some accounts report is not summed over those accounts', () => {
+		const one = clean();
+		const two = withChequeReturn();
+		two.analysis_json.monthly_summary[1].month = '2025-03';
+		const a = normalizeAnalysis(journey([one, two]));
+		expect(a.monthlyTrend).toEqual([
+			{
+				month: '2025-01',
+				totalCredits: 12000,
+				totalDebits: 1200,
+				net: 10800,
+				closingBalance: 18001,
+			},
+			{ month: '2025-02', totalCredits: null, totalDebits: null, net: null, closingBalance: null },
+			{ month: '2025-03', totalCredits: null, totalDebits: null, net: null, closingBalance: null },
+		]);
+	});
+
+	it('an average of month-end balances is not taken over the months that have one', () => {
+		const account = clean();
+		delete (account.analysis_json.summary_card.balance_summary as IDataObject)
+			.average_monthly_balance;
+		(account.analysis_json.monthly_summary[1] as IDataObject).closing_balance = null;
+		const a = normalizeAnalysis(journey([account]));
+		expect(a.accounts[0].averageMonthlyBalance).toBeNull();
+		expect(a.accounts[0].minimumMonthlyBalance).toBeNull();
+	});
+
+	it('a flagged suspicious credit surfaces in the account and in the flags', () => {
+		const account = clean() as IDataObject;
+		(account.analysis_json as IDataObject).suspicious_transactions = {
+			suspicious_credits: [
+				{
+					date: '2025-01-20',
+					description: 'NEFT FROM R KUMAR',
+					amount: 250000,
+					type: 'CREDIT',
+					balance: 260000,
+					reason: 'Large credit from an individual',
+				},
+			],
+			suspicious_debits: [],
+			monthwise_summary: [],
+			summary: { total_suspicious_credits: 1, total_suspicious_debits: 0, total_amount: 250000 },
+		};
+		const a = normalizeAnalysis(journey([account]));
+		expect(a.flags.suspiciousCredit).toBe(true);
+		expect(a.accounts[0]).toMatchObject({
+			suspiciousCreditCount: 1,
+			suspiciousCredits: [
+				{
+					date: '2025-01-20',
+					amount: 250000,
+					description: 'NEFT FROM R KUMAR',
+					reason: 'Large credit from an individual',
+				},
+			],
+			flags: { suspiciousCredit: true },
+		});
+		// an analysis without the group does not say "none"
+		const without = normalizeAnalysis(journey([clean()]));
+		expect(without.flags.suspiciousCredit).toBeNull();
+		expect(without.accounts[0].suspiciousCredits).toBeNull();
+	});
+});
+
+describe('Get Status and Get Statement Result: unknown is null', () => {
+	it.each([
+		['an HTTP code in the envelope', { success: true, status: 200, data: null }],
+		['an HTTP code as text', { status: '200', message: 'OK' }],
+		['an envelope word without a journey', { status: 'success', message: 'OK' }],
+		['an empty body', {}],
+		['data: null', { success: true, data: null }],
+		['a record without status', { client_id: 'aa_1', total_accounts: 1 }],
+	])('%s is never a journey status', (_, body) => {
+		const s = normalizeJourneyStatus(body);
+		expect(s.status).toBeNull();
+		expect(s.serviceStatus).toBeNull();
+		expect(missingField(body, JOURNEY_STATUS_REQUIRED)).toBe(
+			'a journey status (data.status or status)',
+		);
+	});
+
+	it('a journey status in either shape passes', () => {
+		expect(missingField(statusReference, JOURNEY_STATUS_REQUIRED)).toBeUndefined();
+		expect(missingField(statusSample, JOURNEY_STATUS_REQUIRED)).toBeUndefined();
+		expect(normalizeJourneyStatus({ client_id: 'aa_1', status: 'Consent Pending' }).status).toBe(
+			'consent_pending',
+		);
+	});
+
+	it('account counts are not counted from a list that is shorter than total_accounts, or whose statuses are unknown', () => {
+		const short = normalizeJourneyStatus({
+			...statusSample,
+			total_accounts: 3,
+			completed_accounts: undefined,
+			failed_accounts: undefined,
+		});
+		expect([short.totalAccounts, short.completedAccounts, short.failedAccounts]).toEqual([
+			3,
+			null,
+			null,
+		]);
+		const unknown = normalizeJourneyStatus({
+			...statusSample,
+			completed_accounts: undefined,
+			failed_accounts: undefined,
+			accounts: [statusSample.accounts[0], { ...statusSample.accounts[1], bsa_status: null }],
+		});
+		expect([unknown.completedAccounts, unknown.failedAccounts]).toEqual([null, null]);
+	});
+
+	it('a statement total is not summed over transactions whose direction or amount is unknown', () => {
+		const account = {
+			...statementSample.data.accounts[0],
+			analysis_summary: undefined,
+			transactions: [
+				...statementSample.data.accounts[0].transactions,
+				{ sr_no: 3, txn_date: '04-01-25', description: 'ADJUSTMENT', balance: 63749.5 },
+			],
+		};
+		const r = normalizeStatementResult({ data: { ...statementSample.data, accounts: [account] } });
+		expect([r.accounts[0].totalCredits, r.accounts[0].totalDebits]).toEqual([null, null]);
+	});
+
+	it('an account the answer does not list leaves the transaction count unknown', () => {
+		const r = normalizeStatementResult({ data: { ...statementSample.data, total_accounts: 2 } });
+		expect(r.totalAccounts).toBe(2);
+		expect(r.totalTransactions).toBeNull();
+	});
+
+	it('statement and analysis answers without their facts are named as missing', () => {
+		for (const body of [{}, { data: null }, { success: true, data: { client_id: 'aa_1' } }]) {
+			expect(missingField(body, STATEMENT_REQUIRED)).toBe('an account (data.accounts)');
+			expect(missingField(body, ANALYSIS_REQUIRED)).toBe(
+				'the analysis (data.summary, data.flags or data.accounts)',
+			);
+		}
+		expect(missingField(statementReference, STATEMENT_REQUIRED)).toBeUndefined();
+		expect(missingField(statementSample, STATEMENT_REQUIRED)).toBeUndefined();
+		expect(missingField(analysisReference, ANALYSIS_REQUIRED)).toBeUndefined();
+		expect(missingField(analysisSample, ANALYSIS_REQUIRED)).toBeUndefined();
 	});
 });

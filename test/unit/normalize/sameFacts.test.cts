@@ -332,34 +332,53 @@ describe('Employment → EPFO with Credit Report', () => {
 		});
 	});
 
-	it('a current job without a tenure runs up to today, in both shapes', () => {
+	it('a current job runs up to today where the shape states no durations (sample); a stated duration that is missing is unknown (reference)', () => {
 		const expected = monthsBetween(twoYearsAgo, today);
 		expect(expected).toBeGreaterThanOrEqual(23);
-		for (const body of [referenceCredit, sampleCredit({})]) {
-			const out = normalizeEpfoCredit(body);
-			expect(out.employment?.employers[0]).toMatchObject({ current: true, tenureMonths: expected });
-			expect(out.employment?.totalTenureMonths).toBe(expected);
-		}
+		const sample = normalizeEpfoCredit(sampleCredit({}));
+		expect(sample.employment?.employers[0]).toMatchObject({
+			current: true,
+			tenureMonths: expected,
+		});
+		expect(sample.employment?.totalTenureMonths).toBe(expected);
+		// the reference shape states service_duration_months: without it the tenure is not computed
+		const reference = normalizeEpfoCredit(referenceCredit);
+		expect(reference.employment?.employers[0]).toMatchObject({ current: true, tenureMonths: null });
+		expect(reference.employment?.totalTenureMonths).toBeNull();
+		const stated = structuredClone(referenceCredit);
+		Object.assign(stated.data.epfo.employment_history[0], { service_duration_months: 24 });
+		expect(normalizeEpfoCredit(stated).employment?.totalTenureMonths).toBe(24);
 	});
 });
 
 describe('Employment → EPFO record', () => {
-	it('a current job without a tenure runs up to today', () => {
+	it('states each tenure: one not stated is unknown, and so is the total', () => {
+		const history = [
+			{
+				establishment_name: 'NEW CO',
+				date_of_joining: twoYearsAgo,
+				date_of_exit: null,
+				tenure_months: 24,
+			},
+			{
+				establishment_name: 'OLD CO',
+				date_of_joining: '2018-01-10',
+				date_of_exit: '2019-01-10',
+				tenure_months: 12,
+			},
+		];
 		const out = normalizeEpfo({
 			success: true,
-			data: {
-				employment_history: [
-					{ establishment_name: 'NEW CO', date_of_joining: twoYearsAgo, date_of_exit: null },
-					{
-						establishment_name: 'OLD CO',
-						date_of_joining: '2018-01-10',
-						date_of_exit: '2019-01-10',
-					},
-				],
-			},
+			data: { uan: '101234567890', employment_history: history },
 		});
-		expect(out.employers[0].tenureMonths).toBe(monthsBetween(twoYearsAgo, today));
-		expect(out.employers[1].tenureMonths).toBe(12);
+		expect(out.employers.map((e) => e.tenureMonths)).toEqual([24, 12]);
+		expect(out.totalTenureMonths).toBe(36);
+		expect(out.currentEmployer).toBe('NEW CO');
+		const withoutOne = structuredClone(history);
+		delete (withoutOne[1] as Partial<(typeof history)[1]>).tenure_months;
+		const partial = normalizeEpfo({ success: true, data: { employment_history: withoutOne } });
+		expect(partial.employers[1].tenureMonths).toBeNull();
+		expect(partial.totalTenureMonths).toBeNull();
 	});
 });
 
@@ -512,7 +531,7 @@ describe('Credit Report → Multi-Bureau: facts and counts', () => {
 		}
 	});
 
-	it('an empty report counts 0 accounts in every layout; no report counts null', () => {
+	it('a scored report without an account list has an unknown account count (a score needs accounts); no report counts null', () => {
 		const sample = normalizeMultiBureau(
 			{
 				success: true,
@@ -531,7 +550,118 @@ describe('Credit Report → Multi-Bureau: facts and counts', () => {
 			['crif', 'experian', 'equifax'],
 		);
 		const ref = normalizeMultiBureau(reference, ['crif', 'equifax']);
-		expect(sample.bureaus.map((b) => b.accountCount)).toEqual([0, 0, null]);
-		expect(ref.bureaus.slice(0, 2).map((b) => b.accountCount)).toEqual([0, null]);
+		expect(sample.bureaus.map((b) => b.accountCount)).toEqual([null, null, null]);
+		expect(sample.bureaus.map((b) => b.missing.includes('accounts'))).toEqual([true, true, true]);
+		expect(ref.bureaus.slice(0, 2).map((b) => b.accountCount)).toEqual([null, null]);
+	});
+});
+
+// ------------------------------------------------ EPFO + credit: one loan, both shapes
+
+describe('Employment → EPFO with Credit Report: the same loan gives the same days past due in both shapes', () => {
+	// one personal loan, 30 days past due in February 2025, clean in January and March
+	const referenceBody = (dpd: unknown) => ({
+		success: true,
+		data: {
+			epfo: { uan: '101234567890', name: 'PRIYA SHARMA' },
+			crif: {
+				credit_score: 742,
+				total_accounts: 1,
+				active_accounts: 1,
+				accounts: [
+					{
+						account_type: 'Personal Loan',
+						account_number: 'XXXX1234',
+						account_status: 'Active',
+						dpd,
+						sanctioned_amount: 500000,
+						outstanding_amount: 300000,
+						overdue_amount: 12000,
+					},
+				],
+			},
+		},
+	});
+	const sampleBody = (history: unknown) => ({
+		success: true,
+		data: {
+			doc_id: 'doc_1',
+			epfo: { uan: '101234567890', employment_history: [] },
+			credit_report: {
+				credit_score: '742',
+				credit_report: {
+					'ACCOUNTS-SUMMARY': {
+						'PRIMARY-ACCOUNTS-SUMMARY': {
+							'PRIMARY-NUMBER-OF-ACCOUNTS': '1',
+							'PRIMARY-ACTIVE-NUMBER-OF-ACCOUNTS': '1',
+						},
+					},
+					RESPONSES: {
+						RESPONSE: [
+							{
+								'LOAN-DETAILS': {
+									'ACCT-TYPE': 'Personal Loan',
+									'ACCT-NUMBER': 'XXXX1234',
+									'ACCOUNT-STATUS': 'ACTIVE',
+									'DISBURSED-AMT': '500000',
+									'CURRENT-BAL': '300000',
+									'OVERDUE-AMT': '12000',
+									'COMBINED-PAYMENT-HISTORY': history,
+								},
+							},
+						],
+					},
+				},
+			},
+		},
+	});
+
+	const referenceLayouts: Array<[string, unknown]> = [
+		['pipes, newest first', '000|030|000'],
+		['commas', '0,30,0'],
+		['run together', '000030000'],
+		[
+			'month objects',
+			[
+				{ month: '2025-03', dpd: 0 },
+				{ month: '2025-02', dpd: 30 },
+				{ month: '2025-01', dpd: 0 },
+			],
+		],
+		['a month map', { '2025-01': 0, '2025-02': 30, '2025-03': 0 }],
+	];
+	const sampleLayouts: Array<[string, unknown]> = [
+		['CRIF with STD', '03:2025,STD/XXX|02:2025,030/XXX|01:2025,STD/XXX'],
+		['CRIF with 000 and an asset class', '03:2025,000/STD|02:2025,030/SMA|01:2025,000/STD'],
+	];
+	const cases = referenceLayouts.flatMap(([ref, dpd]) =>
+		sampleLayouts.map(([sample, history]) => [ref, sample, dpd, history] as const),
+	);
+
+	it.each(cases)('reference %s = sample %s', (_r, _s, dpd, history) => {
+		const a = normalizeEpfoCredit(referenceBody(dpd)).credit;
+		const b = normalizeEpfoCredit(sampleBody(history)).credit;
+		for (const credit of [a, b]) {
+			expect(credit?.accounts[0]).toMatchObject({ status: 'active', maxDaysPastDue: 30 });
+			expect(credit?.accounts[0].paymentHistory).toBe('000|030|000');
+			expect(credit).toMatchObject({ maxDaysPastDue: 30, delinquentMonths: 1 });
+		}
+		expect(b?.accounts[0]).toEqual({
+			...a?.accounts[0],
+			lender: null,
+			openDate: null,
+			closeDate: null,
+			emiAmount: null,
+		});
+	});
+
+	it('without the history, both shapes say unknown (null), not 0', () => {
+		const a = normalizeEpfoCredit(referenceBody(null)).credit;
+		const b = normalizeEpfoCredit(sampleBody(undefined)).credit;
+		for (const credit of [a, b]) {
+			expect(credit?.accounts[0].maxDaysPastDue).toBeNull();
+			expect(credit?.maxDaysPastDue).toBeNull();
+			expect(credit?.delinquentMonths).toBeNull();
+		}
 	});
 });

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeAnalysis } from '../../helpers/normalize/journey';
+import { ANALYSIS_REQUIRED, normalizeAnalysis } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
@@ -27,6 +27,7 @@ export async function execute(
 		method: 'GET',
 		path: 'aa-bsa-journey/analysis-json',
 		qs: { client_id: clientId },
+		requiredField: ANALYSIS_REQUIRED,
 		itemIndex,
 	});
 	return [{ json: simplify ? normalizeAnalysis(response) : response }];

@@ -15,7 +15,11 @@ import {
 	safeFileName,
 	withDocuments,
 } from '../../helpers/documents';
-import { normalizeStatementResult, transactionItems } from '../../helpers/normalize/journey';
+import {
+	STATEMENT_REQUIRED,
+	normalizeStatementResult,
+	transactionItems,
+} from '../../helpers/normalize/journey';
 import type { StatementAccount, StatementResult } from '../../helpers/normalize/journey';
 import {
 	statementSummary,
@@ -205,6 +209,7 @@ export async function execute(
 		method: 'GET',
 		path: 'aa-bsa-journey/statement-result',
 		qs: { client_id: clientId },
+		requiredField: STATEMENT_REQUIRED,
 		itemIndex,
 	});
 	const result = normalizeStatementResult(response);

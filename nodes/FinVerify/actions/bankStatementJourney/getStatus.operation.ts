@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeJourneyStatus } from '../../helpers/normalize/journey';
+import { JOURNEY_STATUS_REQUIRED, normalizeJourneyStatus } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField, outputModeFields } from '../common.descriptions';
@@ -41,6 +41,7 @@ export async function execute(
 				method: 'GET',
 				path: 'aa-bsa-journey/status',
 				qs: { client_id: clientId },
+				requiredField: JOURNEY_STATUS_REQUIRED,
 				itemIndex,
 			}),
 		normalizeJourneyStatus,

@@ -6,7 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeJourneyStart, normalizeJourneyStatus } from '../../helpers/normalize/journey';
+import {
+	JOURNEY_STATUS_REQUIRED,
+	normalizeJourneyStart,
+	normalizeJourneyStatus,
+} from '../../helpers/normalize/journey';
 import type { FieldContext } from '../../helpers/validation';
 import {
 	assertEmail,
@@ -199,6 +203,7 @@ export async function execute(
 				method: 'GET',
 				path: 'aa-bsa-journey/status',
 				qs: { client_id: clientId },
+				requiredField: JOURNEY_STATUS_REQUIRED,
 				itemIndex,
 			}),
 		normalizeJourneyStatus,

@@ -6,7 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { deepCopy, updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeCompany, normalizeLlp } from '../../helpers/normalize/company';
+import {
+	COMPANY_REQUIRED,
+	LLP_REQUIRED,
+	normalizeCompany,
+	normalizeLlp,
+} from '../../helpers/normalize/company';
 import type { DownloadSwitch } from '../../helpers/documents';
 import { downloadFile, downloadProperty } from '../../helpers/documents';
 import type { FieldContext } from '../../helpers/validation';
@@ -105,6 +110,7 @@ export async function execute(
 					method: 'POST',
 					path: 'corporate/cin-lookup',
 					body: { cin: id },
+					requiredField: COMPANY_REQUIRED,
 					itemIndex,
 				})
 			: // an LLP: the LLPIN lookup answers for it, as Get LLP by LLPIN does
@@ -113,6 +119,7 @@ export async function execute(
 					method: 'POST',
 					path: 'corporate/llpin-lookup',
 					body: { llpin: id },
+					requiredField: LLP_REQUIRED,
 					itemIndex,
 				}),
 	);

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeEntity } from '../../helpers/normalize/company';
+import { ENTITY_REQUIRED, normalizeEntity } from '../../helpers/normalize/company';
 import { assertPan } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -35,6 +35,7 @@ export async function execute(
 		method: 'POST',
 		path: 'corporate/pan-lookup',
 		body: { pan },
+		requiredField: ENTITY_REQUIRED,
 		itemIndex,
 	});
 	return [{ json: simplify ? normalizeEntity(response) : response }];

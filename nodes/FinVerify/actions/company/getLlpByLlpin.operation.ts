@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeLlp } from '../../helpers/normalize/company';
+import { LLP_REQUIRED, normalizeLlp } from '../../helpers/normalize/company';
 import { assertLlpin } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -31,6 +31,7 @@ export async function execute(
 		method: 'POST',
 		path: 'corporate/llpin-lookup',
 		body: { llpin },
+		requiredField: LLP_REQUIRED,
 		itemIndex,
 	});
 	return [{ json: simplify ? normalizeLlp(response) : response }];

@@ -6,7 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { autocompleteEntries, normalizeAutocomplete } from '../../helpers/normalize/company';
+import {
+	autocompleteEntries,
+	AUTOCOMPLETE_REQUIRED,
+	normalizeAutocomplete,
+} from '../../helpers/normalize/company';
 import { assertPositiveInteger, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -106,6 +110,7 @@ export async function execute(
 			method: 'POST',
 			path: 'corporate/company-autocomplete',
 			body: { company_name: companyName },
+			requiredField: AUTOCOMPLETE_REQUIRED,
 			itemIndex,
 		});
 	} catch (error) {
@@ -118,7 +123,7 @@ export async function execute(
 	const raw = autocompleteEntries(response);
 	const matches = normalizeAutocomplete(response)
 		.map((entry, index) => ({ entry, raw: raw[index] }))
-		.filter(({ entry }) => entityType === 'all' || entry.entityType.toLowerCase() === entityType)
+		.filter(({ entry }) => entityType === 'all' || entry.entityType?.toLowerCase() === entityType)
 		.slice(0, limit);
 
 	if (matches.length === 0 && options.errorOnNoResults === true) {

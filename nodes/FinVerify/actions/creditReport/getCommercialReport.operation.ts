@@ -7,6 +7,7 @@ import type {
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
+	COMMERCIAL_REQUIRED,
 	commercialReportFileName,
 	commercialReportHtml,
 	normalizeCommercialReport,
@@ -128,6 +129,7 @@ export async function execute(
 		// 500, reset)
 		idempotent: false,
 		body: { business_name: businessName, pan, consent, report_type: 'html' },
+		requiredField: COMMERCIAL_REQUIRED,
 		itemIndex,
 	});
 

@@ -10,6 +10,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	bureauReport,
 	bureauReportLayout,
+	MULTI_BUREAU_REQUIRED,
 	normalizeMultiBureau,
 } from '../../helpers/normalize/creditReport';
 import type { BureauOutcome } from '../../helpers/normalize/creditReport';
@@ -171,6 +172,8 @@ export async function execute(
 		// 500, reset)
 		idempotent: false,
 		body: { pan, name, mobile_number: mobile, consent, gender, bureaus },
+		// an answer naming neither the PAN nor any bureau's result is about no one
+		requiredField: MULTI_BUREAU_REQUIRED,
 		itemIndex,
 	});
 

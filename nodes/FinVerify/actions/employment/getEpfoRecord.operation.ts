@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeEpfo } from '../../helpers/normalize/employment';
+import { EPFO_REQUIRED, normalizeEpfo } from '../../helpers/normalize/employment';
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -65,9 +65,10 @@ export async function execute(
 		method: 'POST',
 		path: 'epfo-combined/fetch',
 		body: { mobile_number: mobile },
+		requiredField: EPFO_REQUIRED,
 		itemIndex,
 	});
 	if (!simplify) return [{ json: response }];
-	const { passbook, ...summary } = normalizeEpfo(response);
+	const { passbook, ...summary } = normalizeEpfo(response, mobile);
 	return [{ json: options.includePassbook === true ? { ...summary, passbook } : summary }];
 }

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeEpfoCredit } from '../../helpers/normalize/employment';
+import { EPFO_CREDIT_REQUIRED, normalizeEpfoCredit } from '../../helpers/normalize/employment';
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -95,9 +95,11 @@ export async function execute(
 		// 500, reset)
 		idempotent: false,
 		body: { mobile_number: mobile },
+		requiredField: EPFO_CREDIT_REQUIRED,
 		itemIndex,
 	});
-	const summary = normalizeEpfoCredit(response);
+	// the partial answer keeps the mobile number that was sent
+	const summary = normalizeEpfoCredit(response, mobile);
 
 	if (options.errorOnPartialData === true && summary.missing.length > 0) {
 		const parts = summary.missing.map((part) => PART_NAMES[part]).join(' and ');

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizePasswordReset } from '../../helpers/normalize/incomeTax';
+import { PASSWORD_RESET_REQUIRED, normalizePasswordReset } from '../../helpers/normalize/incomeTax';
 import { assertOtp } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -44,6 +44,7 @@ export async function execute(
 		method: 'POST',
 		path: 'itr-analyzer/forget-password/submit-otp',
 		body: { client_id: clientId, otp },
+		requiredField: PASSWORD_RESET_REQUIRED,
 		idempotent: false,
 		itemIndex,
 	});

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
+import { JOB_STATUS_REQUIRED, normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { statusOutput, waitForFinalStatusField, waitOptionsField } from '../completion/finalStatus';
@@ -42,6 +42,7 @@ export async function execute(
 				method: 'POST',
 				path: 'itr-analyzer/status',
 				body: { job_id: jobId },
+				requiredField: JOB_STATUS_REQUIRED,
 				itemIndex,
 			}),
 		normalizeAnalysisJob,

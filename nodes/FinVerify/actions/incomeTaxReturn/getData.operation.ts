@@ -16,7 +16,11 @@ import {
 	withDocuments,
 } from '../../helpers/documents';
 import type { ItrData, ItrFiling } from '../../helpers/normalize/incomeTax';
-import { normalizeItrData, splitFilings } from '../../helpers/normalize/incomeTax';
+import {
+	ITR_DATA_REQUIRED,
+	normalizeItrData,
+	splitFilings,
+} from '../../helpers/normalize/incomeTax';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
@@ -104,6 +108,7 @@ export async function execute(
 		method: 'POST',
 		path: 'itr-analyzer/data',
 		body: { job_id: jobId },
+		requiredField: ITR_DATA_REQUIRED,
 		itemIndex,
 	});
 	const data = normalizeItrData(response);

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizePasswordReset } from '../../helpers/normalize/incomeTax';
+import { PASSWORD_RESET_REQUIRED, normalizePasswordReset } from '../../helpers/normalize/incomeTax';
 import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -61,6 +61,7 @@ export async function execute(
 				method: 'POST',
 				path: 'itr-analyzer/forget-password',
 				body: { client_id: clientId, password },
+				requiredField: PASSWORD_RESET_REQUIRED,
 				idempotent: false,
 				itemIndex,
 			}),

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
+import { JOB_STATUS_REQUIRED, normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import { assertPan } from '../../helpers/validation';
 import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
@@ -119,6 +119,7 @@ export async function execute(
 				method: 'POST',
 				path: 'itr-analyzer/status',
 				body: { job_id: jobId },
+				requiredField: JOB_STATUS_REQUIRED,
 				itemIndex,
 			}),
 		normalizeAnalysisJob,

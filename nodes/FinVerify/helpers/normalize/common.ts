@@ -130,24 +130,31 @@ export function todayIsoDate(): string {
 	return `${now.getUTCFullYear()}-${pad(now.getUTCMonth() + 1)}-${pad(now.getUTCDate())}`;
 }
 
+/** One month's status code of a payment history: `030`, `000` (`STD`), `XXX` or another code. */
+function statusCode(part: string): string {
+	// CRIF's `MM:YYYY,030/XXX`: the month before the comma, days past due before the slash
+	const status = part.includes(',') ? part.slice(part.indexOf(',') + 1) : part;
+	const code = status.split('/')[0].trim().toUpperCase();
+	if (code === 'STD') return '000';
+	return /^\d+$/.test(code) ? code.padStart(3, '0') : code;
+}
+
 /**
  * Monthly payment statuses, newest first, from the bureaus' payment-history strings: `000|030|...`
- * (reference shape), CRIF's `MM:YYYY,STD/XXX|MM:YYYY,030/XXX` and CIBIL's run-together `000030000`.
- * Numbers become 3-digit days past due (`STD`, standard, is `000`); other codes (`XXX`: not
- * reported, `SUB`, `DBT`, `LSS`…) are kept as they are.
+ * (reference shape), CRIF's `MM:YYYY,STD/XXX|MM:YYYY,030/XXX`, CIBIL's run-together `000030000`,
+ * and lists separated by commas, semicolons or spaces (`0,30,0`). Numbers become 3-digit days past
+ * due (`STD`, standard, is `000`); other codes (`XXX`: not reported, `SUB`, `DBT`, `LSS`…) are kept
+ * as they are.
  */
 export function paymentStatuses(value: unknown): string[] {
 	const text = toText(value);
 	if (!text) return [];
-	const parts = /[|;,:]/.test(text) ? text.split(/[|;]/) : (text.match(/.{1,3}/g) ?? []);
-	return parts
-		.map((part) => {
-			const status = part.includes(',') ? part.slice(part.indexOf(',') + 1) : part;
-			const code = status.split('/')[0].trim().toUpperCase();
-			if (code === 'STD') return '000';
-			return /^\d+$/.test(code) ? code.padStart(3, '0') : code;
-		})
-		.filter((code) => code !== '');
+	let parts: string[];
+	if (/[|]/.test(text)) parts = text.split(/[|;]/);
+	else if (/^\d{2}:\d{4},/.test(text)) parts = [text];
+	else if (/[,;\s]/.test(text)) parts = text.split(/[,;\s]+/);
+	else parts = text.match(/.{1,3}/g) ?? [];
+	return parts.map(statusCode).filter((code) => code !== '');
 }
 
 /**
@@ -179,4 +186,217 @@ export function delinquencyOf(
 		maxDaysPastDue: Math.max(...all),
 		delinquentMonths: all.filter((d) => d > 0).length,
 	};
+}
+
+// ------------------------------------------------- unknown is null: readers and aggregates
+
+/**
+ * Sum of all the values, or null when any of them is null or there are none: an aggregate over
+ * entries of which one is unknown is unknown (compare sumPresent, which skips them).
+ */
+export function sumAll(values: Array<number | null>): number | null {
+	if (values.length === 0 || values.some((v) => v === null)) return null;
+	return (values as number[]).reduce((s, v) => s + v, 0);
+}
+
+/** A key name without case, dashes, underscores or spaces: `Days_Past_Due` → `dayspastdue`. */
+const bareKey = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * The value of the first of `names` the object has, whatever their case and separators
+ * (`days_past_due`, `daysPastDue`, `DAYS-PAST-DUE`). Undefined when it has none; a null value is
+ * returned as null (the field is there, its value unknown).
+ */
+export function field(value: unknown, names: readonly string[]): unknown {
+	if (!isObject(value)) return undefined;
+	const wanted = names.map(bareKey);
+	for (const name of wanted) {
+		const key = Object.keys(value).find((k) => bareKey(k) === name);
+		if (key !== undefined) return value[key];
+	}
+	return undefined;
+}
+
+/** `YYYY-MM` of a month label: `2025-03`, `03-2025`, `03:2025`, `03-25`, `Mar-2025`, `Mar 25`. */
+export function monthOf(value: unknown): string | null {
+	const text = toText(value);
+	if (!text) return null;
+	let m = /^(\d{4})-(\d{2})/.exec(text);
+	if (m) return `${m[1]}-${m[2]}`;
+	m = /^(\d{2})[-/:](\d{4})$/.exec(text);
+	if (m) return `${m[2]}-${m[1]}`;
+	m = /^(\d{2})[-/:](\d{2})$/.exec(text);
+	if (m) return `20${m[2]}-${m[1]}`;
+	m = /^([A-Za-z]{3})[-\s]?(\d{2}|\d{4})$/.exec(text);
+	if (m) {
+		const month =
+			['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].indexOf(
+				m[1].toLowerCase(),
+			) + 1;
+		if (month === 0) return null;
+		const year = m[2].length === 2 ? `20${m[2]}` : m[2];
+		return `${year}-${pad(month)}`;
+	}
+	return null;
+}
+
+/** Names under which a month's days past due come (any case and separators). */
+const DPD_NAMES = [
+	'dpd',
+	'days_past_due',
+	'dayspastdue',
+	'payment_status',
+	'paymentStatus',
+	'status',
+	'value',
+] as const;
+/** Names under which a month entry says which month it is. */
+const MONTH_NAMES = ['month_year', 'monthYear', 'key', 'month', 'period', 'date', 'reported_date'];
+
+/** The month of a history entry: a month label, or separate Year and Month fields. */
+function entryMonth(entry: unknown): string | null {
+	const label = monthOf(field(entry, MONTH_NAMES));
+	if (label) return label;
+	const year = toNumber(field(entry, ['year']));
+	const month = toNumber(field(entry, ['month']));
+	return year !== null && month !== null && month >= 1 && month <= 12
+		? `${year}-${pad(month)}`
+		: null;
+}
+
+/**
+ * Days past due of one month's entry: a number, a status code (`030`, `STD`), or an object with
+ * one of the DPD names. Undefined for a month not reported (`XXX`, empty), null when unknown (no
+ * value, or a code that is not a day count such as `SUB`).
+ */
+function monthDaysPastDue(entry: unknown): number | null | undefined {
+	if (typeof entry === 'number') return Number.isInteger(entry) && entry >= 0 ? entry : null;
+	if (typeof entry === 'string') {
+		if (entry.trim() === '') return undefined;
+		const code = statusCode(entry);
+		if (code === 'XXX' || code === '') return undefined;
+		return /^\d+$/.test(code) ? Number(code) : null;
+	}
+	if (isObject(entry)) {
+		const value = field(entry, DPD_NAMES);
+		return value === undefined || value === null ? null : monthDaysPastDue(value);
+	}
+	return null;
+}
+
+/**
+ * Days past due per reported month, newest first, from a payment history in any of the layouts the
+ * bureaus use: a status string (`000|030|XXX`, `MM:YYYY,030/XXX|…`, `000030000`, `0,30,0`), a list of
+ * numbers, codes or month objects (`{PaymentStatus}`, `{Days_Past_Due, Year, Month}`, `{dpd}`), or a
+ * map of months (`{"2025-03": "030"}`). Months not reported (`XXX`) are left out. Null when the
+ * history is missing, or any month of it cannot be read: a history with an unknown month is
+ * unknown, never read as clean.
+ */
+export function readDaysPastDue(value: unknown): number[] | null {
+	if (value === undefined || value === null) return null;
+	if (typeof value === 'number') return monthDaysPastDue(value) === null ? null : [value];
+	if (typeof value === 'string') {
+		const codes = paymentStatuses(value);
+		if (codes.length === 0) return null;
+		const days: number[] = [];
+		for (const code of codes) {
+			const d = monthDaysPastDue(code);
+			if (d === null) return null;
+			if (d !== undefined) days.push(d);
+		}
+		return days;
+	}
+	let entries: Array<{ month: string | null; value: unknown }>;
+	if (Array.isArray(value)) {
+		entries = value.map((entry) => ({ month: entryMonth(entry), value: entry }));
+	} else if (isObject(value)) {
+		const keys = Object.keys(value);
+		if (keys.length > 0 && keys.every((k) => monthOf(k) !== null)) {
+			entries = keys.map((k) => ({ month: monthOf(k), value: value[k] }));
+		} else {
+			// an object holding the history under a name of its own
+			const inner = field(value, [...HISTORY_NAMES, ...DPD_NAMES]);
+			return inner === undefined ? null : readDaysPastDue(inner);
+		}
+	} else return null;
+	if (entries.length === 0) return [];
+	// newest first when every entry says its month; as listed otherwise
+	if (entries.every((e) => e.month !== null))
+		entries.sort((a, b) => (b.month as string).localeCompare(a.month as string));
+	const days: number[] = [];
+	for (const entry of entries) {
+		const d = monthDaysPastDue(entry.value);
+		if (d === null) return null;
+		if (d !== undefined) days.push(d);
+	}
+	return days;
+}
+
+/** Names under which an account's payment history comes, in the bureaus' layouts. */
+export const HISTORY_NAMES = [
+	'payment_history',
+	'combined_payment_history',
+	'history48months',
+	'history',
+	'cais_account_history',
+	'dpd_history',
+	'dpd',
+	'days_past_due',
+	'payment_status_history',
+	'monthly_payment_status',
+] as const;
+
+/** Days past due per month of one account (see readDaysPastDue), wherever its layout puts them. */
+export function accountDaysPastDue(account: unknown): number[] | null {
+	return readDaysPastDue(field(account, HISTORY_NAMES));
+}
+
+/**
+ * Worst days past due and the number of account-months with any, over the `months` newest months
+ * of each history. Null when any history is unknown (one account without a readable history, or
+ * without a single reported month, makes the worst unknown), or when there is no history at all.
+ */
+export function knownDelinquency(
+	histories: Array<number[] | null>,
+	months = 12,
+): { maxDaysPastDue: number | null; delinquentMonths: number | null } {
+	if (histories.length === 0 || histories.some((h) => h === null || h.length === 0))
+		return { maxDaysPastDue: null, delinquentMonths: null };
+	const recent = (histories as number[][]).flatMap((h) => h.slice(0, months));
+	if (recent.length === 0) return { maxDaysPastDue: null, delinquentMonths: null };
+	return {
+		maxDaysPastDue: Math.max(...recent),
+		delinquentMonths: recent.filter((d) => d > 0).length,
+	};
+}
+
+/** What a bureau score means: a score (300 to 900), no credit history, or new to credit. */
+export type ScoreKind = 'score' | 'noHistory' | 'new';
+
+export interface ReadScore {
+	/** The score (300 to 900); null for a special value, an out-of-range number or no score. */
+	score: number | null;
+	/** Null when no score came (or a number no bureau uses). */
+	scoreKind: ScoreKind | null;
+	/**
+	 * The bureau's special value as sent: -1 no credit history; 0 less than six months of history;
+	 * 1 to 5 the new-to-credit risk rank (1 is the highest risk). Null otherwise.
+	 */
+	specialScore: number | null;
+}
+
+/**
+ * A bureau score as sent (a number, `"742"`, CIBIL's padded `"00742"` and `"000-1"`), kept apart
+ * from the special values of thin files (CIBIL: -1 no history, 0 under six months, 1-5 new-to-credit
+ * ranks): those are not scores and never compare with one.
+ */
+export function readScore(value: unknown): ReadScore {
+	const text = typeof value === 'string' ? value.trim().replace(/^0+(?=-?\d)/, '') : value;
+	const n = toNumber(text);
+	if (n === null || !Number.isInteger(n))
+		return { score: null, scoreKind: null, specialScore: null };
+	if (n >= 300 && n <= 900) return { score: n, scoreKind: 'score', specialScore: null };
+	if (n === -1) return { score: null, scoreKind: 'noHistory', specialScore: n };
+	if (n >= 0 && n <= 5) return { score: null, scoreKind: 'new', specialScore: n };
+	return { score: null, scoreKind: null, specialScore: null };
 }

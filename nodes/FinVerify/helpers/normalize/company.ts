@@ -13,6 +13,7 @@ import {
 	toUpperText,
 	unwrap,
 } from './common';
+import { toStatusText } from './statusText';
 
 /**
  * Corporate registry normalizers (operations cinLookup, llpinLookup, panLookup,
@@ -77,8 +78,9 @@ export function parseCin(value: unknown): { listed: boolean | null; state: strin
 // ---------------------------------------------------------------- autocomplete
 
 export interface AutocompleteEntry extends IDataObject {
-	name: string;
-	entityType: 'Company' | 'LLP';
+	name: string | null;
+	/** Null when neither the entry's type, its category nor its identifier says which. */
+	entityType: 'Company' | 'LLP' | null;
 	/** CIN for companies, LLPIN for LLPs. */
 	identifier: string | null;
 	cin: string | null;
@@ -87,17 +89,31 @@ export interface AutocompleteEntry extends IDataObject {
 	state: string | null;
 }
 
-/** The raw result list of an autocomplete response, either shape. */
-export function autocompleteEntries(body: unknown): IDataObject[] {
+/** The result list of an autocomplete response, either shape; null when the answer has none. */
+function resultList(body: unknown): unknown[] | null {
 	const object = asObject(body);
 	const nested = asObject(object.data);
-	const list = Array.isArray(object.data)
-		? object.data
-		: Array.isArray(object.result)
-			? object.result
-			: asArray(nested.result);
-	return asArray(list).map((entry) => asObject(entry));
+	if (Array.isArray(object.data)) return object.data;
+	if (Array.isArray(object.result)) return object.result;
+	return Array.isArray(nested.result) ? nested.result : null;
 }
+
+/**
+ * The entries of an autocomplete response, either shape: entries that name an entity (a name or an
+ * identifier) only, so a null or empty entry never becomes an item.
+ */
+export function autocompleteEntries(body: unknown): IDataObject[] {
+	return asArray(resultList(body)).filter(
+		(entry): entry is IDataObject =>
+			isObject(entry) &&
+			toText(first(entry.entity_name, entry.company_name, entry.name, entry.cin, entry.llpin)) !==
+				null,
+	);
+}
+
+/** What a Search by Name answer must carry: its result list (an empty list is "no results"). */
+export const AUTOCOMPLETE_REQUIRED = (body: unknown): string | undefined =>
+	resultList(body) === null ? 'a result list (data or result)' : undefined;
 
 /**
  * Autocomplete, either shape: reference
@@ -109,19 +125,27 @@ export function normalizeAutocomplete(body: unknown): AutocompleteEntry[] {
 		const category = toText(entry.category)?.toLowerCase();
 		const declaredType = toUpperText(entry.entity_type);
 		const rawCin = toUpperText(entry.cin);
+		const rawLlpin = toUpperText(entry.llpin);
 		const isLlp =
 			declaredType === 'LLP' ||
 			category === 'llp' ||
-			(declaredType === null && category === undefined && rawCin !== null && LLPIN.test(rawCin));
-		const llpin = isLlp ? (toUpperText(entry.llpin) ?? rawCin) : null;
+			(declaredType === null &&
+				category === undefined &&
+				((rawCin !== null && LLPIN.test(rawCin)) || (rawCin === null && rawLlpin !== null)));
+		const isCompany =
+			!isLlp &&
+			(declaredType === 'COMPANY' ||
+				category === 'ltd' ||
+				(declaredType === null && category === undefined && rawCin !== null));
+		const llpin = isLlp ? (rawLlpin ?? rawCin) : null;
 		const cin = isLlp ? null : rawCin;
 		return {
-			name: toText(first(entry.entity_name, entry.company_name, entry.name)) ?? '',
-			entityType: isLlp ? 'LLP' : 'Company',
+			name: toText(first(entry.entity_name, entry.company_name, entry.name)),
+			entityType: isLlp ? 'LLP' : isCompany ? 'Company' : null,
 			identifier: isLlp ? llpin : cin,
 			cin,
 			llpin,
-			status: toText(entry.status),
+			status: toStatusText(entry.status),
 			state: toText(first(entry.state, isLlp ? null : parseCin(cin).state)),
 		};
 	});
@@ -167,7 +191,7 @@ function gstRegistrations(list: unknown): GstRegistration[] {
 		return {
 			gstin: toUpperText(g.gstin),
 			state: toText(g.state),
-			status: toText(g.status),
+			status: toStatusText(g.status),
 			taxpayerType: toText(g.taxpayer_type),
 			filingTimeliness: toText(g.filing_timeliness),
 			registeredOn: toIsoDate(g.date_of_registration),
@@ -411,7 +435,9 @@ export function companyTypeOf(classOrType: string | null, category: string | nul
 	if (kind && byShares && /^((limited|ltd\.?)(\s+company)?)?$/i.test(rest)) {
 		return `${kind} Limited Company`;
 	}
-	return /\bcompany$/i.test(text) ? text : `${text} Company`;
+	// one case whichever case the service sent ("SECTION 8 COMPANY" is "Section 8 Company")
+	const words = toStatusText(text) as string;
+	return /\bcompany$/i.test(words) ? words : `${words} Company`;
 }
 
 /** The class of a company ("Private", "Public", "One Person Company") from its type wording. */
@@ -464,7 +490,7 @@ export function normalizeCompany(body: unknown): CompanySummary {
 			shape: 'sample',
 			cin,
 			name: toText(first(company.legal_name, result.legal_name)),
-			status: toText(first(company.status, company.company_status, result.status)),
+			status: toStatusText(first(company.status, company.company_status, result.status)),
 			companyType: companyTypeOf(classOfCompany, toText(company.company_category)),
 			companyCategory: toText(company.company_category),
 			companySubCategory: toText(company.company_sub_category),
@@ -494,7 +520,7 @@ export function normalizeCompany(body: unknown): CompanySummary {
 		shape: 'reference',
 		cin,
 		name: toText(data.company_name),
-		status: toText(data.status),
+		status: toStatusText(data.status),
 		companyType,
 		companyCategory: null,
 		companySubCategory: null,
@@ -516,7 +542,51 @@ export function normalizeCompany(body: unknown): CompanySummary {
 	};
 }
 
+/** What a Get by CIN answer must carry: the company's CIN or name, in either shape. */
+export const COMPANY_REQUIRED =
+	'data.cin|data.company_name|data.result.company.cin|data.result.company.legal_name';
+
 // ---------------------------------------------------------------- LLP (LLPIN lookup)
+
+/** A credit rating of an LLP (sample shape's credit_ratings; entry fields assumed, see docs). */
+export interface CreditRating extends IDataObject {
+	agency: string | null;
+	rating: string | null;
+	ratedOn: string | null;
+	instrument: string | null;
+}
+
+/** A charge registered on an LLP's assets (open_charges): who holds it, for how much. */
+export interface OpenCharge extends IDataObject {
+	/** The lender (bank) holding the charge. */
+	holder: string | null;
+	amount: number | null;
+	createdOn: string | null;
+	status: string | null;
+}
+
+function creditRatings(list: unknown): CreditRating[] | null {
+	if (!Array.isArray(list)) return null;
+	return list
+		.filter(isObject)
+		.map((r) => ({
+			agency: toText(first(r.rating_agency, r.agency, r.credit_rating_agency, r.agency_name)),
+			rating: toUpperText(first(r.rating, r.credit_rating, r.rating_grade)),
+			ratedOn: toIsoDate(first(r.rating_date, r.date, r.date_of_rating)),
+			instrument: toText(first(r.instrument, r.instrument_type, r.facility)),
+		}))
+		.sort((a, b) => (b.ratedOn ?? '').localeCompare(a.ratedOn ?? ''));
+}
+
+function openCharges(list: unknown): OpenCharge[] | null {
+	if (!Array.isArray(list)) return null;
+	return list.filter(isObject).map((c) => ({
+		holder: toText(first(c.charge_holder, c.charge_holder_name, c.holder, c.lender, c.bank_name)),
+		amount: toNumber(first(c.amount, c.charge_amount, c.amount_secured)),
+		createdOn: toIsoDate(first(c.date_of_creation, c.creation_date, c.created_on)),
+		status: toStatusText(c.status),
+	}));
+}
 
 export interface LlpSummary extends RegistryInsights {
 	shape: Shape;
@@ -535,7 +605,15 @@ export interface LlpSummary extends RegistryInsights {
 	partners: Person[];
 	gstRegistrations: GstRegistration[];
 	openChargeCount: number | null;
+	/** The charges on the LLP's assets, newest listing order kept; null when the answer does not say. */
+	openCharges: OpenCharge[] | null;
+	/** The distinct lenders holding an open charge; null when the answer does not say. */
+	chargeHolders: string[] | null;
 	creditRatingCount: number | null;
+	/** Credit ratings, newest first; null when the answer does not say. */
+	creditRatings: CreditRating[] | null;
+	/** The newest rating (e.g. BBB+), or null when there is none or the answer does not say. */
+	creditRating: string | null;
 	legalCaseCount: number | null;
 }
 
@@ -546,11 +624,13 @@ export function normalizeLlp(body: unknown): LlpSummary {
 		const result = data.result;
 		const company = asObject(result.company);
 		const disputes = asObject(result.legal_cases_of_financial_disputes);
+		const charges = openCharges(result.open_charges);
+		const ratings = creditRatings(result.credit_ratings);
 		return {
 			shape: 'sample',
 			llpin: toUpperText(first(company.llpin, data.llpin, result.llpin)),
 			name: toText(first(company.legal_name, company.llp_name, result.legal_name)),
-			status: toText(first(company.status, company.llp_status, result.status)),
+			status: toStatusText(first(company.status, company.llp_status, result.status)),
 			dateOfIncorporation: toIsoDate(company.date_of_incorporation),
 			registeredAddress: toText(
 				first(company.registered_office_address, company.registered_address),
@@ -566,8 +646,16 @@ export function normalizeLlp(body: unknown): LlpSummary {
 			pan: toUpperText(first(company.pan, result.pan)),
 			partners: people(result.authorized_signatories),
 			gstRegistrations: gstRegistrations(result.gst_details),
-			openChargeCount: Array.isArray(result.open_charges) ? result.open_charges.length : null,
-			creditRatingCount: Array.isArray(result.credit_ratings) ? result.credit_ratings.length : null,
+			openChargeCount: charges ? charges.length : null,
+			openCharges: charges,
+			// a holder not named leaves the list unknown rather than short
+			chargeHolders:
+				charges && charges.every((c) => c.holder !== null)
+					? [...new Set(charges.map((c) => c.holder as string))]
+					: null,
+			creditRatingCount: ratings ? ratings.length : null,
+			creditRatings: ratings,
+			creditRating: ratings ? (ratings[0]?.rating ?? null) : null,
 			legalCaseCount: toNumber(
 				first(
 					disputes.total_cases,
@@ -581,7 +669,7 @@ export function normalizeLlp(body: unknown): LlpSummary {
 		shape: 'reference',
 		llpin: toUpperText(data.llpin),
 		name: toText(first(data.llp_name, data.name)),
-		status: toText(data.status),
+		status: toStatusText(data.status),
 		dateOfIncorporation: toIsoDate(data.date_of_incorporation),
 		registeredAddress: toText(data.registered_address),
 		state: toText(data.state),
@@ -592,13 +680,30 @@ export function normalizeLlp(body: unknown): LlpSummary {
 		partners: [],
 		gstRegistrations: [],
 		openChargeCount: null,
+		openCharges: null,
+		chargeHolders: null,
 		creditRatingCount: null,
+		creditRatings: null,
+		creditRating: null,
 		legalCaseCount: null,
 		...NO_INSIGHTS,
 	};
 }
 
+/** What an LLPIN lookup's answer must carry: the LLP's LLPIN or name, in either shape. */
+export const LLP_REQUIRED =
+	'data.llpin|data.llp_name|data.result.company.llpin|data.result.company.legal_name';
+
 // ---------------------------------------------------------------- entity (PAN lookup)
+
+/** The documented entity types (Company, LLP, Trust, Firm) in their documented case. */
+const ENTITY_TYPES = ['Company', 'LLP', 'Trust', 'Firm'];
+
+function entityTypeOf(value: unknown): string | null {
+	const text = toText(value);
+	if (text === null) return null;
+	return ENTITY_TYPES.find((t) => t.toLowerCase() === text.toLowerCase()) ?? toStatusText(text);
+}
 
 /**
  * One return as an entity lookup (Get Entity by PAN) lists it: year, date, type and status only.
@@ -644,7 +749,7 @@ export function normalizeEntity(body: unknown): EntitySummary {
 	if (isObject(data.result)) {
 		const result = data.result;
 		const company = asObject(result.company);
-		const entityType = toText(result.entity_type);
+		const entityType = entityTypeOf(result.entity_type);
 		const rawCin = toUpperText(first(result.cin, company.cin));
 		const isLlp = entityType?.toUpperCase() === 'LLP' || (rawCin !== null && LLPIN.test(rawCin));
 		const cin = isLlp ? null : rawCin;
@@ -655,7 +760,7 @@ export function normalizeEntity(body: unknown): EntitySummary {
 			pan: toUpperText(first(result.pan, data.pan)),
 			name: toText(first(result.legal_name, company.legal_name)),
 			entityType,
-			status: toText(result.status),
+			status: toStatusText(result.status),
 			cin,
 			llpin: toUpperText(first(result.llpin, isLlp ? rawCin : null)),
 			dateOfIncorporation: toIsoDate(
@@ -684,7 +789,7 @@ export function normalizeEntity(body: unknown): EntitySummary {
 					assessmentYear: toText(filing.assessment_year),
 					filedOn: toIsoDate(filing.filing_date),
 					returnType: toText(filing.return_type),
-					status: toText(filing.status),
+					status: toStatusText(filing.status),
 				};
 			}),
 			directors: people(result.directors),
@@ -695,8 +800,8 @@ export function normalizeEntity(body: unknown): EntitySummary {
 		shape: 'reference',
 		pan: toUpperText(data.pan),
 		name: toText(first(data.entity_name, data.name)),
-		entityType: toText(data.entity_type),
-		status: toText(data.status),
+		entityType: entityTypeOf(data.entity_type),
+		status: toStatusText(data.status),
 		cin,
 		llpin: toUpperText(data.llpin),
 		dateOfIncorporation: toIsoDate(data.date_of_incorporation),
@@ -717,3 +822,7 @@ export function normalizeEntity(body: unknown): EntitySummary {
 		directors: [],
 	};
 }
+
+/** What a Get Entity by PAN answer must carry: the entity's PAN or name, in either shape. */
+export const ENTITY_REQUIRED =
+	'data.pan|data.entity_name|data.result.pan|data.result.legal_name|data.result.company.legal_name';

@@ -1,14 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Shape } from './common';
+import type { ScoreKind, Shape } from './common';
 import {
+	accountDaysPastDue,
 	asArray,
 	asObject,
-	delinquencyOf,
+	field,
 	first,
 	firstArrayLength,
+	HISTORY_NAMES,
 	isObject,
-	parseDaysPastDue,
+	knownDelinquency,
+	readDaysPastDue,
+	readScore,
 	toBoolean,
 	toIsoTimestamp,
 	toLowerText,
@@ -31,8 +35,18 @@ export interface BureauOutcome extends IDataObject {
 	bureau: string;
 	success: boolean;
 	message: string | null;
-	/** Credit score as a number (the sample shape sends it as text). */
+	/**
+	 * Credit score (300 to 900) as a number (the sample shape sends it as text). Null when the bureau
+	 * sent none, or sent a special value instead (see scoreKind).
+	 */
 	score: number | null;
+	/**
+	 * `score`, `noHistory` (CIBIL -1: no credit history) or `new` (CIBIL 0: under six months of
+	 * history; 1 to 5: a new-to-credit risk rank); null when no score came.
+	 */
+	scoreKind: ScoreKind | null;
+	/** The special value as sent (-1, 0, 1 to 5) when scoreKind is noHistory or new. */
+	specialScore: number | null;
 	/** Link to the bureau's report document; null when the service sent none or an empty string. */
 	reportLink: string | null;
 	name: string | null;
@@ -41,7 +55,7 @@ export interface BureauOutcome extends IDataObject {
 	gender: string | null;
 	/**
 	 * Number of credit accounts in the report: 0 for a report listing none, null when there is no
-	 * report.
+	 * account list (or an empty one next to a score or payment history, which need accounts).
 	 */
 	accountCount: number | null;
 	/**
@@ -49,10 +63,34 @@ export interface BureauOutcome extends IDataObject {
 	 * the bureau's own layout (CRIF, Experian in the sample shape) does not list enquiries.
 	 */
 	enquiryCount: number | null;
-	/** Worst days past due over the report's accounts in their last 12 reported months. */
+	/**
+	 * Worst days past due over the report's accounts in their last 12 reported months. Null when any
+	 * account's payment history is missing or cannot be read (see missing).
+	 */
 	maxDaysPastDue: number | null;
-	/** Account-months with any days past due in the last 12 reported months. */
+	/** Account-months with any days past due in the last 12 reported months (null as above). */
 	delinquentMonths: number | null;
+	/** Length of credit history in months, where the bureau's report states it (CRIF). */
+	lengthOfHistoryMonths: number | null;
+	/**
+	 * The decision facts this bureau's answer leaves unknown: `score`, `accounts`, `paymentHistory`.
+	 * Empty when all are known.
+	 */
+	missing: string[];
+}
+
+/** What lowestScore and highestScore cover. */
+export interface ScoreCoverage extends IDataObject {
+	/** Bureaus in the answer (requested ones the service left out included). */
+	bureaus: number;
+	/** Bureaus with a score (300 to 900). */
+	scored: number;
+	/** Bureaus with a special value instead (no history, new to credit). */
+	special: number;
+	/** Bureaus whose score is unknown: failed, left out, or successful without a score. */
+	unknown: number;
+	/** True when no bureau's score is unknown: only then are lowestScore and highestScore set. */
+	complete: boolean;
 }
 
 export interface MultiBureauSummary extends IDataObject {
@@ -66,12 +104,19 @@ export interface MultiBureauSummary extends IDataObject {
 	pan: string | null;
 	/** One outcome per bureau, in the order requested (then any others the service added). */
 	bureaus: BureauOutcome[];
-	/** Score per bureau, for quick expressions like `$json.scores.cibil`. */
+	/** Score per bureau, for quick expressions like `$json.scores.cibil` (null: no score). */
 	scores: IDataObject;
+	/** scoreKind per bureau (`score`, `noHistory`, `new`, or null when unknown). */
+	scoreKinds: IDataObject;
 	successfulBureaus: string[];
 	failedBureaus: string[];
+	/**
+	 * Lowest score over the bureaus with a score; null unless every bureau's score is known (see
+	 * coverage): a failed bureau could have held the lowest. Special values never count.
+	 */
 	lowestScore: number | null;
 	highestScore: number | null;
+	coverage: ScoreCoverage;
 }
 
 /** Equifax sample report: CCRResponse.CIRReportDataLst[0] (optionally wrapping CIRReportData). */
@@ -95,28 +140,35 @@ function crifResponses(report: IDataObject): unknown[] | undefined {
 }
 
 /** The score inside a bureau's own report layout, when the entry has no `credit_score`. */
-function reportScore(report: IDataObject): number | null {
+function reportScore(report: IDataObject): unknown {
 	for (const detail of asArray(equifaxReportData(report).ScoreDetails)) {
-		const value = toNumber(asObject(detail).Value);
-		if (value !== null) return value;
+		const value = asObject(detail).Value;
+		if (toText(value) !== null) return value;
 	}
-	const cibilScore = toNumber(asObject(asArray(cibilReportData(report).scores)[0]).score);
 	const score = asObject(report.SCORE);
-	return first<number>(toNumber(score.BureauScore), toNumber(score['SCORE-VALUE']), cibilScore);
+	return first(
+		score.BureauScore,
+		score['SCORE-VALUE'],
+		asObject(asArray(cibilReportData(report).scores)[0]).score,
+	);
 }
 
-const hasReport = (report: unknown) => isObject(report) && Object.keys(report).length > 0;
-
-function sampleAccountCount(report: IDataObject): number | null {
-	const cais = asObject(report.CAIS_Account);
-	const count = firstArrayLength(
+/**
+ * The account list of a bureau report, in whichever layout it came: the reference `accounts`,
+ * Equifax RetailAccountDetails, Experian CAIS_Account_DETAILS, CIBIL accounts, CRIF RESPONSE (each
+ * account's LOAN-DETAILS). Undefined when the report has none of them.
+ */
+function reportAccounts(report: IDataObject): unknown[] | undefined {
+	const candidates: unknown[] = [
 		report.accounts,
 		equifaxReportData(report).RetailAccountDetails,
-		cais.CAIS_Account_DETAILS,
+		asObject(report.CAIS_Account).CAIS_Account_DETAILS,
 		cibilReportData(report).accounts,
-		crifResponses(report),
+	];
+	for (const list of candidates) if (Array.isArray(list)) return list;
+	return crifResponses(report)?.map((raw) =>
+		isObject(raw) && isObject(raw['LOAN-DETAILS']) ? raw['LOAN-DETAILS'] : raw,
 	);
-	return count ?? (hasReport(report) ? 0 : null);
 }
 
 function sampleEnquiryCount(report: IDataObject): number | null {
@@ -132,54 +184,68 @@ function sampleEnquiryCount(report: IDataObject): number | null {
 	);
 }
 
-/** Days-past-due histories of every account, from whichever bureau layout the report has. */
-function sampleHistories(report: IDataObject): number[][] {
-	const histories: number[][] = [];
-	for (const raw of asArray(equifaxReportData(report).RetailAccountDetails)) {
-		histories.push(
-			asArray(asObject(raw).History48Months).flatMap((m) =>
-				parseDaysPastDue(asObject(m).PaymentStatus),
-			),
-		);
-	}
-	for (const raw of asArray(asObject(report.CAIS_Account).CAIS_Account_DETAILS)) {
-		histories.push(
-			asArray(asObject(raw).CAIS_Account_History)
-				.map((m) => toNumber(asObject(m).Days_Past_Due))
-				.filter((d): d is number => d !== null),
-		);
-	}
-	for (const raw of asArray(cibilReportData(report).accounts)) {
-		histories.push(parseDaysPastDue(asObject(raw).paymentHistory));
-	}
-	for (const raw of crifResponses(report) ?? []) {
-		histories.push(
-			parseDaysPastDue(asObject(asObject(raw)['LOAN-DETAILS'])['COMBINED-PAYMENT-HISTORY']),
-		);
-	}
-	return histories;
+/** Months of credit history a CRIF report states (DERIVED-ATTRIBUTES), or null. */
+export function crifHistoryMonths(report: IDataObject): number | null {
+	const derived = asObject(asObject(report['ACCOUNTS-SUMMARY'])['DERIVED-ATTRIBUTES']);
+	const years = toNumber(derived['LENGTH-OF-CREDIT-HISTORY-YEAR']);
+	const months = toNumber(derived['LENGTH-OF-CREDIT-HISTORY-MONTH']);
+	return years === null || months === null ? null : years * 12 + months;
+}
+
+/**
+ * The facts of one bureau's report read the same way for every layout: the account count, the
+ * delinquency over every account's history, and what is unknown.
+ */
+function reportFacts(
+	accounts: unknown[] | undefined,
+	histories: Array<number[] | null> | null,
+	kind: ScoreKind | null,
+): Pick<BureauOutcome, 'accountCount' | 'maxDaysPastDue' | 'delinquentMonths' | 'missing'> {
+	const listed = accounts?.length ?? null;
+	const hasHistory = histories !== null && histories.length > 0;
+	// a score (300-900) or a payment history needs accounts: an empty list next to them is a list
+	// the service did not send, not a file without accounts
+	const accountCount =
+		listed === null ? null : listed === 0 && (kind === 'score' || hasHistory) ? null : listed;
+	const delinquency = histories === null ? knownDelinquency([]) : knownDelinquency(histories);
+	const missing: string[] = [];
+	if (kind === null) missing.push('score');
+	if (accountCount === null) missing.push('accounts');
+	if (delinquency.maxDaysPastDue === null && accountCount !== 0) missing.push('paymentHistory');
+	return { accountCount, ...delinquency, missing };
 }
 
 function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 	const report = asObject(entry.report);
-	const score = toNumber(first(entry.score, entry.credit_score));
+	const read = readScore(first(entry.score, entry.credit_score));
 	const declared = toBoolean(entry.success);
-	const hasData = score !== null || Object.keys(report).length > 0;
+	const hasData = read.scoreKind !== null || Object.keys(report).length > 0;
+	// the reference report keeps the histories apart from the accounts (payment_history lines)
+	const lines = Array.isArray(report.payment_history) ? report.payment_history : null;
+	const histories = lines
+		? lines.map((line) => readDaysPastDue(isObject(line) ? field(line, HISTORY_NAMES) : line))
+		: null;
 	return {
 		bureau,
 		success: declared ?? hasData,
 		message: toText(first(entry.message, entry.error)) ?? (hasData ? null : 'No report returned'),
-		score,
+		...read,
 		reportLink: toText(first(entry.report_link, entry.credit_report_link, report.report_link)),
 		name: toText(first(report.name, entry.name)),
 		pan: toUpperText(first(report.pan, entry.pan)),
 		mobile: toText(first(report.mobile, report.mobile_number, entry.mobile)),
 		gender: toLowerText(first(report.gender, entry.gender)),
-		accountCount: firstArrayLength(report.accounts) ?? (hasReport(report) ? 0 : null),
-		enquiryCount:
-			firstArrayLength(report.inquiries, report.enquiries) ?? (hasReport(report) ? 0 : null),
-		...delinquencyOf(
-			asArray(report.payment_history).map((h) => parseDaysPastDue(asObject(h).history)),
+		enquiryCount: firstArrayLength(report.inquiries, report.enquiries),
+		lengthOfHistoryMonths: toNumber(
+			first(report.length_of_credit_history_months, report.credit_history_months),
+		),
+		...reportFacts(
+			Array.isArray(report.accounts) ? report.accounts : undefined,
+			histories ??
+				(Array.isArray(report.accounts) && report.accounts.length > 0
+					? report.accounts.map(accountDaysPastDue)
+					: null),
+			read.scoreKind,
 		),
 	};
 }
@@ -187,21 +253,27 @@ function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 function sampleOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 	const data = asObject(entry.data);
 	const report = asObject(data.credit_report);
-	const score = toNumber(first(data.credit_score, data.score)) ?? reportScore(report);
+	const sent = first(data.credit_score, data.score);
+	const read = readScore(sent ?? reportScore(report));
 	const declared = toBoolean(entry.success);
+	const accounts = reportAccounts(report);
 	return {
 		bureau,
-		success: declared ?? score !== null,
+		success: declared ?? read.scoreKind !== null,
 		message: toText(entry.message),
-		score,
+		...read,
 		reportLink: toText(entry.credit_report_link),
 		name: toText(data.name),
 		pan: toUpperText(data.pan),
 		mobile: toText(first(data.mobile, data.mobile_number)),
 		gender: toLowerText(data.gender),
-		accountCount: sampleAccountCount(report),
 		enquiryCount: sampleEnquiryCount(report),
-		...delinquencyOf(sampleHistories(report)),
+		lengthOfHistoryMonths: crifHistoryMonths(report),
+		...reportFacts(
+			accounts,
+			accounts && accounts.length > 0 ? accounts.map(accountDaysPastDue) : null,
+			read.scoreKind,
+		),
 	};
 }
 
@@ -232,6 +304,8 @@ function missingOutcome(bureau: string): BureauOutcome {
 		success: false,
 		message: 'The service returned no result for this bureau',
 		score: null,
+		scoreKind: null,
+		specialScore: null,
 		reportLink: null,
 		name: null,
 		pan: null,
@@ -241,6 +315,8 @@ function missingOutcome(bureau: string): BureauOutcome {
 		enquiryCount: null,
 		maxDaysPastDue: null,
 		delinquentMonths: null,
+		lengthOfHistoryMonths: null,
+		missing: ['score', 'accounts', 'paymentHistory'],
 	};
 }
 
@@ -279,8 +355,21 @@ export function normalizeMultiBureau(
 	];
 
 	const scores: IDataObject = {};
-	for (const outcome of bureaus) scores[outcome.bureau] = outcome.score;
+	const scoreKinds: IDataObject = {};
+	for (const outcome of bureaus) {
+		scores[outcome.bureau] = outcome.score;
+		scoreKinds[outcome.bureau] = outcome.scoreKind;
+	}
 	const numbers = bureaus.map((o) => o.score).filter((s): s is number => s !== null);
+	const unknown = bureaus.filter((o) => o.scoreKind === null).length;
+	const coverage: ScoreCoverage = {
+		bureaus: bureaus.length,
+		scored: numbers.length,
+		special: bureaus.filter((o) => o.scoreKind === 'noHistory' || o.scoreKind === 'new').length,
+		unknown,
+		complete: unknown === 0,
+	};
+	const ranked = coverage.complete && numbers.length > 0;
 	const successful = bureaus.filter((o) => o.success).map((o) => o.bureau);
 	const declaredSuccess = toBoolean(object.success);
 	const status = toLowerText(object.status);
@@ -294,10 +383,12 @@ export function normalizeMultiBureau(
 		pan: toUpperText(first(object.pan, ...bureaus.map((o) => o.pan))),
 		bureaus,
 		scores,
+		scoreKinds,
 		successfulBureaus: successful,
 		failedBureaus: bureaus.filter((o) => !o.success).map((o) => o.bureau),
-		lowestScore: numbers.length ? Math.min(...numbers) : null,
-		highestScore: numbers.length ? Math.max(...numbers) : null,
+		lowestScore: ranked ? Math.min(...numbers) : null,
+		highestScore: ranked ? Math.max(...numbers) : null,
+		coverage,
 	};
 }
 
@@ -309,8 +400,8 @@ export interface CommercialReportSummary extends IDataObject {
 	reportType: string | null;
 	reportUrl: string | null;
 	generatedAt: string | null;
-	/** Size of the HTML report in bytes (UTF-8), 0 when none came back. */
-	reportSize: number;
+	/** Size of the HTML report in bytes (UTF-8); null when none came back. */
+	reportSize: number | null;
 }
 
 /** The HTML report string of a commercial report response, or null. */
@@ -338,7 +429,7 @@ export function normalizeCommercialReport(body: unknown): CommercialReportSummar
 		reportType: toLowerText(data.report_type),
 		reportUrl: toText(data.report_url),
 		generatedAt: toIsoTimestamp(data.generated_at),
-		reportSize: html === null ? 0 : Buffer.byteLength(html, 'utf8'),
+		reportSize: html === null ? null : Buffer.byteLength(html, 'utf8'),
 	};
 }
 
@@ -363,3 +454,17 @@ export function slugify(value: string, fallback = 'report', maxLength = 80): str
 export function commercialReportFileName(businessName: string): string {
 	return `${slugify(businessName, 'business')}-credit-report.html`;
 }
+
+/**
+ * What a multi-bureau answer must carry to be about anyone: the PAN (sample shape) or a bureau's
+ * result. The transport's requiredField: an answer with none of them (`{}`, `data: null`) is an
+ * error naming them, never an all-unknown report.
+ */
+export const MULTI_BUREAU_REQUIRED = [
+	'pan',
+	'results',
+	...KNOWN_BUREAUS.map((bureau) => `data.${bureau}`),
+].join('|');
+
+/** What a commercial report answer must carry: the PAN, the business name, the report or its link. */
+export const COMMERCIAL_REQUIRED = 'data.pan|data.business_name|data.report|data.report_url';

@@ -1,15 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Shape } from './common';
+import type { ScoreKind, Shape } from './common';
 import {
+	accountDaysPastDue,
 	asArray,
 	asObject,
-	delinquencyOf,
 	first,
 	isObject,
+	knownDelinquency,
+	field,
+	HISTORY_NAMES,
 	normalizePaymentHistory,
-	parseDaysPastDue,
-	sumPresent,
+	readDaysPastDue,
+	readScore,
+	sumAll,
 	toBoolean,
 	todayIsoDate,
 	toIsoDate,
@@ -54,21 +58,39 @@ export interface Employer extends IDataObject {
 	memberId: string | null;
 	dateOfJoining: string | null;
 	dateOfExit: string | null;
-	/** True while there is no exit date. */
-	current: boolean;
+	/**
+	 * True for the current job: declared, or an exit date sent as null. Null when the entry says
+	 * neither (no `is_current`, no `date_of_exit` field).
+	 */
+	current: boolean | null;
+	/**
+	 * Months with this employer: as the service states them where its layout has durations (the EPFO
+	 * record, the reference shape of EPFO with credit: a missing one is unknown), else from the dates
+	 * (a current job up to today).
+	 */
 	tenureMonths: number | null;
 	/** Employee and employer PF shares with this employer, INR, when the response carries them. */
 	employeeShare: number | null;
 	employerShare: number | null;
 }
 
-function employers(list: unknown): Employer[] {
-	return asArray(list).map((raw) => {
+const DURATION_NAMES = ['tenure_months', 'service_duration_months', 'tenure'];
+const EXIT_NAMES = ['date_of_exit', 'doe', 'exit_date'];
+
+/** `statesDurations`: the layout has a duration per employer (then none is computed). */
+function employers(list: unknown, statesDurations: boolean): Employer[] {
+	return asArray<unknown>(list).map((raw) => {
 		const e = asObject(raw);
 		const dateOfJoining = toIsoDate(first(e.date_of_joining, e.doj, e.joining_date));
-		const dateOfExit = toIsoDate(first(e.date_of_exit, e.doe, e.exit_date));
-		const declaredCurrent = toBoolean(e.is_current);
-		const current = declaredCurrent ?? dateOfExit === null;
+		const exitSent = EXIT_NAMES.find((name) => name in e);
+		const dateOfExit = toIsoDate(first(...EXIT_NAMES.map((name) => e[name])));
+		const exitIsNull = exitSent !== undefined && (e[exitSent] === null || e[exitSent] === '');
+		const current = toBoolean(e.is_current) ?? (exitSent === undefined ? null : exitIsNull);
+		const declaredTenure = toNumber(first(...DURATION_NAMES.map((name) => e[name])));
+		const computedTenure =
+			current === null
+				? null
+				: monthsBetween(dateOfJoining, dateOfExit ?? (current ? todayIsoDate() : null));
 		return {
 			name: toText(first(e.establishment_name, e.employer_name, e.company_name, e.name)),
 			establishmentId: toUpperText(e.establishment_id),
@@ -76,10 +98,7 @@ function employers(list: unknown): Employer[] {
 			dateOfJoining,
 			dateOfExit,
 			current,
-			// a current job (no exit date) runs up to today
-			tenureMonths:
-				toNumber(first(e.tenure_months, e.service_duration_months, e.tenure)) ??
-				monthsBetween(dateOfJoining, dateOfExit ?? (current ? todayIsoDate() : null)),
+			tenureMonths: statesDurations ? declaredTenure : computedTenure,
 			employeeShare: toNumber(e.employee_share),
 			employerShare: toNumber(e.employer_share),
 		};
@@ -90,8 +109,43 @@ function employers(list: unknown): Employer[] {
 const newestFirst = (list: Employer[]) =>
 	[...list].sort((a, b) => (b.dateOfJoining ?? '').localeCompare(a.dateOfJoining ?? ''));
 
+/**
+ * The newest current employer; null when there is none, or when an entry's current status or name
+ * is unknown (it could be the current job).
+ */
 function currentEmployerOf(list: Employer[]): string | null {
+	if (list.some((e) => e.current === null || (e.current && e.name === null))) return null;
 	return newestFirst(list).find((e) => e.current)?.name ?? null;
+}
+
+/** Where an employment ends: its exit date, today for a current one, null when unknown. */
+const endOf = (e: Employer) => e.dateOfExit ?? (e.current === true ? todayIsoDate() : null);
+
+/**
+ * Months over every employer. Null when any employer's months are unknown, or when two
+ * employments overlap (an exit date that is not sent makes an old job look current): months
+ * counted twice are not a tenure.
+ */
+function totalTenureOf(jobs: Employer[]): number | null {
+	const total = sumAll(jobs.map((j) => j.tenureMonths));
+	const periods = jobs.map((j) => ({ from: j.dateOfJoining, to: endOf(j) }));
+	if (periods.every((p) => p.from !== null && p.to !== null)) {
+		const sorted = [...periods].sort((a, b) => (a.from as string).localeCompare(b.from as string));
+		for (let i = 1; i < sorted.length; i++)
+			if ((sorted[i - 1].to as string) > (sorted[i].from as string)) return null;
+	}
+	return total;
+}
+
+/**
+ * The number of employers: the declared count, else the history's length. Null when there is no
+ * history list, or an empty one for a member with a UAN (a UAN comes with an employer: the list
+ * was not sent).
+ */
+function employerCountOf(history: unknown, declared: number | null, uan: string | null) {
+	if (declared !== null) return declared;
+	if (!Array.isArray(history)) return null;
+	return history.length === 0 && uan !== null ? null : history.length;
 }
 
 // ---------------------------------------------------------------- Get EPFO Record (epfoFetch)
@@ -109,13 +163,38 @@ export interface PassbookEntry extends IDataObject {
 }
 
 export interface ContributionTotals extends IDataObject {
+	/** The service's contribution summary, as stated (null where it states nothing). */
 	employeeShare: number | null;
 	employerShare: number | null;
 	pensionShare: number | null;
 	total: number | null;
 	monthsContributed: number | null;
+	/** The newest contribution month: the summary's, else the passbook's newest entry. */
 	lastContributionMonth: string | null;
 	averageMonthlyWage: number | null;
+	/**
+	 * The member's monthly wage: the wages of the newest passbook month (summed over the
+	 * establishments that contributed in it). Null when the passbook is missing or that month's
+	 * wages are not all stated.
+	 */
+	latestMonthlyWage: number | null;
+	/** The month of latestMonthlyWage, YYYY-MM. */
+	latestWageMonth: string | null;
+}
+
+/**
+ * Sums over the passbook entries the answer carries: not the contribution totals (a passbook may
+ * cover only recent months), so they have their own names and say which months they cover. Null
+ * sums when an entry's share is not stated.
+ */
+export interface PassbookTotals extends IDataObject {
+	entries: number;
+	fromMonth: string | null;
+	toMonth: string | null;
+	employeeShare: number | null;
+	employerShare: number | null;
+	pensionShare: number | null;
+	total: number | null;
 }
 
 export interface EpfoMember extends IDataObject {
@@ -136,11 +215,14 @@ export interface EpfoSummary extends IDataObject {
 	uan: string | null;
 	member: EpfoMember;
 	currentEmployer: string | null;
-	employerCount: number;
+	/** Null when the answer has no employment history (or an empty one next to a UAN). */
+	employerCount: number | null;
+	/** Months over every employer; null when any employer's tenure is unknown. */
 	totalTenureMonths: number | null;
 	/** Newest employment first. */
 	employers: Employer[];
 	contributions: ContributionTotals;
+	passbookTotals: PassbookTotals;
 	/** Period-wise passbook entries, newest first. */
 	passbook: PassbookEntry[];
 }
@@ -165,27 +247,52 @@ function passbookEntries(list: unknown): PassbookEntry[] {
 		.sort((a, b) => (b.month ?? '').localeCompare(a.month ?? ''));
 }
 
+/** The wages of the newest passbook month, summed over its entries; null unless all are stated. */
+function latestWage(passbook: PassbookEntry[]): { wage: number | null; month: string | null } {
+	if (passbook.length === 0 || passbook.some((p) => p.month === null))
+		return { wage: null, month: null };
+	const month = passbook[0].month;
+	return { wage: sumAll(passbook.filter((p) => p.month === month).map((p) => p.wages)), month };
+}
+
+function passbookTotalsOf(passbook: PassbookEntry[]): PassbookTotals {
+	const employeeShare = sumAll(passbook.map((p) => p.employeeShare));
+	const employerShare = sumAll(passbook.map((p) => p.employerShare));
+	const pensionShare = sumAll(passbook.map((p) => p.pensionShare));
+	const months = passbook.map((p) => p.month);
+	const dated = months.every((m) => m !== null);
+	return {
+		entries: passbook.length,
+		fromMonth: dated && months.length ? (months[months.length - 1] as string) : null,
+		toMonth: dated && months.length ? (months[0] as string) : null,
+		employeeShare,
+		employerShare,
+		pensionShare,
+		total: sumAll([employeeShare, employerShare, pensionShare]),
+	};
+}
+
 /**
- * Get EPFO Record (operation epfoFetch). Contribution totals fall back to sums over the passbook.
+ * Get EPFO Record (operation epfoFetch). The contribution totals are the service's summary; sums
+ * over the passbook are passbookTotals (they cover the passbook's months only). `sentMobile` (the
+ * number the operation sent) stands in when the answer does not echo it.
  */
-export function normalizeEpfo(body: unknown): EpfoSummary {
+export function normalizeEpfo(body: unknown, sentMobile: string | null = null): EpfoSummary {
 	const object = asObject(body);
 	const data = unwrap(object);
 	const profile = asObject(first(data.member_profile, data.profile));
 	const summary = asObject(data.contribution_summary);
-	const jobs = newestFirst(employers(data.employment_history));
+	const uan = toText(first(data.uan, profile.uan));
+	// the EPFO record states each employer's tenure
+	const jobs = newestFirst(employers(data.employment_history, true));
 	const passbook = passbookEntries(data.passbook);
-	const employeeShare =
-		toNumber(summary.total_employee_share) ?? sumPresent(passbook.map((p) => p.employeeShare));
-	const employerShare =
-		toNumber(summary.total_employer_share) ?? sumPresent(passbook.map((p) => p.employerShare));
-	const pensionShare =
-		toNumber(summary.total_pension_share) ?? sumPresent(passbook.map((p) => p.pensionShare));
+	const wage = latestWage(passbook);
+	const declaredWage = toNumber(first(summary.monthly_wage, summary.current_monthly_wage));
 	return {
 		success: toBoolean(object.success) ?? true,
 		message: toText(object.message),
-		mobileNumber: toText(first(data.mobile_number, data.mobile)),
-		uan: toText(first(data.uan, profile.uan)),
+		mobileNumber: toText(first(data.mobile_number, data.mobile)) ?? sentMobile,
+		uan,
 		member: {
 			name: toText(first(profile.name, profile.member_name, profile.full_name)),
 			fatherOrHusbandName: toText(first(profile.father_or_husband_name, profile.father_name)),
@@ -197,24 +304,34 @@ export function normalizeEpfo(body: unknown): EpfoSummary {
 			kycVerified: toBoolean(profile.kyc_verified),
 		},
 		currentEmployer: currentEmployerOf(jobs),
-		employerCount: jobs.length,
-		totalTenureMonths: sumPresent(jobs.map((j) => j.tenureMonths)),
+		employerCount: employerCountOf(data.employment_history, null, uan),
+		totalTenureMonths: totalTenureOf(jobs),
 		employers: jobs,
 		contributions: {
-			employeeShare,
-			employerShare,
-			pensionShare,
-			total:
-				toNumber(summary.total_contribution) ??
-				sumPresent([employeeShare, employerShare, pensionShare]),
+			employeeShare: toNumber(summary.total_employee_share),
+			employerShare: toNumber(summary.total_employer_share),
+			pensionShare: toNumber(summary.total_pension_share),
+			total: toNumber(summary.total_contribution),
 			monthsContributed: toNumber(summary.months_contributed),
 			lastContributionMonth:
-				toIsoMonth(summary.last_contribution_month) ?? passbook[0]?.month ?? null,
+				toIsoMonth(summary.last_contribution_month) ??
+				(passbook.some((p) => p.month === null) ? null : (passbook[0]?.month ?? null)),
 			averageMonthlyWage: toNumber(summary.average_monthly_wage),
+			latestMonthlyWage: declaredWage ?? wage.wage,
+			latestWageMonth:
+				declaredWage !== null ? toIsoMonth(summary.last_contribution_month) : wage.month,
 		},
+		passbookTotals: passbookTotalsOf(passbook),
 		passbook,
 	};
 }
+
+/**
+ * What an EPFO answer must carry to be about a member: the UAN, the member profile or the employment
+ * history. The transport's requiredField: an answer with none of them (`{}`, `data: null`) is an
+ * error naming them, never an all-null record.
+ */
+export const EPFO_REQUIRED = 'data.uan|data.member_profile|data.employment_history';
 
 // ------------------------------------------------------- with Credit Report (epfoCrifFetch)
 
@@ -233,12 +350,19 @@ export interface CreditAccount extends IDataObject {
 	overdueAmount: number | null;
 	/** Monthly payment statuses, newest first, in one form for both shapes: `000|030|XXX`. */
 	paymentHistory: string | null;
-	/** Worst days past due in the account's last 12 reported months. */
+	/**
+	 * Worst days past due in the account's last 12 reported months; null when its history is
+	 * missing or cannot be read.
+	 */
 	maxDaysPastDue: number | null;
 }
 
 export interface CreditSummary extends IDataObject {
+	/** Credit score (300 to 900); null for none or a special value (see scoreKind). */
 	score: number | null;
+	/** `score`, `noHistory` (-1) or `new` (0, or a 1-5 new-to-credit rank); null when none came. */
+	scoreKind: ScoreKind | null;
+	specialScore: number | null;
 	scoreVersion: string | null;
 	reportDate: string | null;
 	reportId: string | null;
@@ -249,12 +373,19 @@ export interface CreditSummary extends IDataObject {
 	totalOutstanding: number | null;
 	totalSanctioned: number | null;
 	totalOverdue: number | null;
-	/** Worst days past due over all accounts in the last 12 reported months. */
+	/**
+	 * Worst days past due over all accounts in the last 12 reported months; null when any account's
+	 * history is missing or cannot be read.
+	 */
 	maxDaysPastDue: number | null;
-	/** Account-months with any days past due in the last 12 reported months. */
+	/** Account-months with any days past due in the last 12 reported months (null as above). */
 	delinquentMonths: number | null;
 	enquiriesLast30Days: number | null;
 	enquiriesLast6Months: number | null;
+	/** Length of credit history in months, as the report states it (CRIF's sample layout). */
+	lengthOfHistoryMonths: number | null;
+	/** Opening date of the oldest listed account; null when an account's date is not stated. */
+	oldestAccountOpenDate: string | null;
 	accounts: CreditAccount[];
 }
 
@@ -274,7 +405,7 @@ export interface CombinedMember extends IDataObject {
 export interface EmploymentPart extends IDataObject {
 	uan: string | null;
 	uanSource: string | null;
-	employerCount: number;
+	employerCount: number | null;
 	currentEmployer: string | null;
 	totalTenureMonths: number | null;
 	employers: Employer[];
@@ -324,16 +455,25 @@ function declaredMissing(...sources: IDataObject[]): MissingPart[] {
 	return out;
 }
 
+type TotalName =
+	| 'total'
+	| 'active'
+	| 'closed'
+	| 'overdue'
+	| 'outstanding'
+	| 'sanctioned'
+	| 'overdueAmount';
+
 /**
- * Account counts and amounts: the report's own summary where it has one, else derived from the
- * listed accounts (so both shapes give the same totals for the same accounts).
+ * Account counts and amounts: the report's own summary where its layout has one (`hasSummary`): a
+ * figure missing from it is unknown, not recounted. A layout without a summary gets them from the
+ * listed accounts, null when an account does not state what a figure needs. The overdue amount,
+ * which neither documented summary states, always comes from the accounts that way.
  */
 function accountTotals(
 	accounts: CreditAccount[],
-	declared: Record<
-		'total' | 'active' | 'closed' | 'overdue' | 'outstanding' | 'sanctioned' | 'overdueAmount',
-		number | null
-	>,
+	hasSummary: boolean,
+	declared: Record<TotalName, number | null>,
 ): Pick<
 	CreditSummary,
 	| 'totalAccounts'
@@ -344,71 +484,107 @@ function accountTotals(
 	| 'totalSanctioned'
 	| 'totalOverdue'
 > {
-	const listed = accounts.length > 0;
-	const statusOf = (a: CreditAccount) => a.status?.toLowerCase() ?? '';
-	const total = declared.total ?? (listed ? accounts.length : null);
-	const active =
-		declared.active ?? (listed ? accounts.filter((a) => statusOf(a) === 'active').length : null);
+	const statuses = accounts.map((a) => a.status);
+	const statusKnown = statuses.every((st) => st !== null);
+	const overdueKnown = accounts.every((a) => a.overdueAmount !== null);
+	const count = (test: (a: CreditAccount) => boolean) => accounts.filter(test).length;
+	const derived = {
+		total: accounts.length > 0 ? accounts.length : null,
+		active: statusKnown && accounts.length > 0 ? count((a) => a.status === 'active') : null,
+		closed: statusKnown && accounts.length > 0 ? count((a) => a.status === 'closed') : null,
+		overdue: overdueKnown && accounts.length > 0 ? count((a) => (a.overdueAmount ?? 0) > 0) : null,
+		outstanding: sumAll(accounts.map((a) => a.outstandingAmount)),
+		sanctioned: sumAll(accounts.map((a) => a.sanctionedAmount)),
+	};
+	const pick = (name: keyof typeof derived) => (hasSummary ? declared[name] : derived[name]);
+	const total = pick('total');
+	const active = pick('active');
 	return {
 		totalAccounts: total,
 		activeAccounts: active,
 		closedAccounts:
-			declared.closed ??
-			(total !== null && active !== null
-				? total - active
-				: listed
-					? accounts.filter((a) => statusOf(a) === 'closed').length
-					: null),
-		overdueAccounts:
-			declared.overdue ??
-			(listed ? accounts.filter((a) => (a.overdueAmount ?? 0) > 0).length : null),
-		totalOutstanding: declared.outstanding ?? sumPresent(accounts.map((a) => a.outstandingAmount)),
-		totalSanctioned: declared.sanctioned ?? sumPresent(accounts.map((a) => a.sanctionedAmount)),
-		totalOverdue: declared.overdueAmount ?? sumPresent(accounts.map((a) => a.overdueAmount)),
+			declared.closed ?? (total !== null && active !== null ? total - active : pick('closed')),
+		overdueAccounts: pick('overdue'),
+		totalOutstanding: pick('outstanding'),
+		totalSanctioned: pick('sanctioned'),
+		totalOverdue: declared.overdueAmount ?? sumAll(accounts.map((a) => a.overdueAmount)),
 	};
 }
 
+/** Opening date of the oldest account, or null when any account's date is not stated. */
+function oldestOpenDate(accounts: CreditAccount[]): string | null {
+	const dates = accounts.map((a) => a.openDate);
+	if (dates.length === 0 || dates.some((d) => d === null)) return null;
+	return (dates as string[]).sort()[0];
+}
+
+/** Per-account facts from the account's own payment history. */
+function historyFacts(history: unknown): Pick<CreditAccount, 'paymentHistory' | 'maxDaysPastDue'> {
+	const days = readDaysPastDue(history);
+	return {
+		paymentHistory:
+			normalizePaymentHistory(history) ??
+			(days?.length ? days.map((d) => String(d).padStart(3, '0')).join('|') : null),
+		maxDaysPastDue: knownDelinquency([days]).maxDaysPastDue,
+	};
+}
+
+/** Fields of the reference shape's credit summary (SERVICE_SPEC: EPFO and credit combined record). */
+const REFERENCE_SUMMARY = [
+	'total_accounts',
+	'active_accounts',
+	'closed_accounts',
+	'overdue_accounts',
+	'total_outstanding',
+	'total_sanctioned',
+];
+
 function referenceCredit(crif: IDataObject): CreditSummary {
-	const accounts: CreditAccount[] = asArray(crif.accounts).map((raw) => {
+	const rawAccounts = asArray<unknown>(crif.accounts);
+	const accounts: CreditAccount[] = rawAccounts.map((raw) => {
 		const a = asObject(raw);
 		return {
 			type: toText(a.account_type),
 			lender: toText(a.lender_name),
 			accountNumber: toText(a.account_number),
-			status: toText(a.account_status),
+			status: toLowerText(a.account_status),
 			openDate: toIsoDate(a.open_date),
 			closeDate: toIsoDate(a.close_date),
 			sanctionedAmount: toNumber(a.sanctioned_amount),
 			outstandingAmount: toNumber(a.outstanding_amount),
 			emiAmount: toNumber(a.emi_amount),
 			overdueAmount: toNumber(a.overdue_amount),
-			paymentHistory: normalizePaymentHistory(a.dpd),
-			maxDaysPastDue: delinquencyOf([parseDaysPastDue(a.dpd)]).maxDaysPastDue,
+			...historyFacts(field(a, HISTORY_NAMES)),
 		};
 	});
+	// dpd_history: one history per account, separated by semicolons; else each account's own
 	const history = toText(crif.dpd_history);
-	const delinquency = delinquencyOf(
-		history
-			? history.split(';').map(parseDaysPastDue)
-			: asArray(crif.accounts).map((a) => parseDaysPastDue(asObject(a).dpd)),
+	const delinquency = knownDelinquency(
+		history ? history.split(';').map(readDaysPastDue) : rawAccounts.map(accountDaysPastDue),
 	);
 	return {
-		score: toNumber(crif.credit_score),
+		...readScore(crif.credit_score),
 		scoreVersion: toText(crif.score_version),
 		reportDate: toIsoDate(crif.report_date),
 		reportId: toText(crif.report_id),
-		...accountTotals(accounts, {
-			total: toNumber(crif.total_accounts),
-			active: toNumber(crif.active_accounts),
-			closed: toNumber(crif.closed_accounts),
-			overdue: toNumber(crif.overdue_accounts),
-			outstanding: toNumber(crif.total_outstanding),
-			sanctioned: toNumber(crif.total_sanctioned),
-			overdueAmount: toNumber(crif.total_overdue),
-		}),
+		...accountTotals(
+			accounts,
+			REFERENCE_SUMMARY.some((name) => name in crif),
+			{
+				total: toNumber(crif.total_accounts),
+				active: toNumber(crif.active_accounts),
+				closed: toNumber(crif.closed_accounts),
+				overdue: toNumber(crif.overdue_accounts),
+				outstanding: toNumber(crif.total_outstanding),
+				sanctioned: toNumber(crif.total_sanctioned),
+				overdueAmount: toNumber(crif.total_overdue),
+			},
+		),
 		...delinquency,
 		enquiriesLast30Days: toNumber(crif.enquiries_last_30_days),
 		enquiriesLast6Months: toNumber(crif.enquiries_last_6_months),
+		lengthOfHistoryMonths: toNumber(crif.length_of_credit_history_months),
+		oldestAccountOpenDate: oldestOpenDate(accounts),
 		accounts,
 	};
 }
@@ -421,34 +597,39 @@ function sampleCredit(part: IDataObject): CreditSummary {
 	const primary = asObject(summaries['PRIMARY-ACCOUNTS-SUMMARY']);
 	const derived = asObject(summaries['DERIVED-ATTRIBUTES']);
 	const score = asObject(report.SCORE);
-	const responses = asObject(report.RESPONSES).RESPONSE;
-	const list = Array.isArray(responses) ? responses : isObject(responses) ? [responses] : [];
-	const accounts: CreditAccount[] = list.map((raw) => {
-		const loan = asObject(asObject(raw)['LOAN-DETAILS']);
+	const responseList = asObject(report.RESPONSES).RESPONSE;
+	const list: unknown[] = Array.isArray(responseList)
+		? responseList
+		: isObject(responseList)
+			? [responseList]
+			: [];
+	const loans = list.map((raw) => (isObject(raw) ? raw['LOAN-DETAILS'] : raw));
+	const accounts: CreditAccount[] = loans.map((raw) => {
+		const loan = asObject(raw);
 		return {
 			type: toText(loan['ACCT-TYPE']),
 			lender: toText(first(loan['CREDIT-GUARANTOR'], loan['LENDER-NAME'])),
 			accountNumber: toText(loan['ACCT-NUMBER']),
-			status: toText(loan['ACCOUNT-STATUS']),
+			status: toLowerText(loan['ACCOUNT-STATUS']),
 			openDate: toIsoDate(loan['DISBURSED-DT']),
 			closeDate: toIsoDate(loan['CLOSED-DATE']),
 			sanctionedAmount: toNumber(first(loan['SANCTIONED-AMT'], loan['DISBURSED-AMT'])),
 			outstandingAmount: toNumber(loan['CURRENT-BAL']),
 			emiAmount: toNumber(loan['INSTALLMENT-AMT']),
 			overdueAmount: toNumber(loan['OVERDUE-AMT']),
-			paymentHistory: normalizePaymentHistory(loan['COMBINED-PAYMENT-HISTORY']),
-			maxDaysPastDue: delinquencyOf([parseDaysPastDue(loan['COMBINED-PAYMENT-HISTORY'])])
-				.maxDaysPastDue,
+			...historyFacts(field(loan, HISTORY_NAMES)),
 		};
 	});
-	// CRIF's own summary names (PRIMARY-…) and the shorter ones; the accounts when neither is there
+	// CRIF's own summary names (PRIMARY-…) and the shorter ones; the accounts when there is none
 	const summary = (...keys: string[]) => toNumber(first(...keys.map((k) => primary[k])));
+	const lengthYears = toNumber(derived['LENGTH-OF-CREDIT-HISTORY-YEAR']);
+	const lengthMonths = toNumber(derived['LENGTH-OF-CREDIT-HISTORY-MONTH']);
 	return {
-		score: toNumber(first(part.credit_score, score['SCORE-VALUE'])),
+		...readScore(first(part.credit_score, score['SCORE-VALUE'])),
 		scoreVersion: toText(first(score['SCORE-VERSION'], score['SCORE-TYPE'])),
 		reportDate: toIsoDate(first(header['DATE-OF-ISSUE'], header['DATE-OF-REQUEST'])),
 		reportId: toText(header['REPORT-ID']),
-		...accountTotals(accounts, {
+		...accountTotals(accounts, Object.keys(primary).length > 0, {
 			total: summary('NUMBER-OF-ACCOUNTS', 'PRIMARY-NUMBER-OF-ACCOUNTS'),
 			active: summary('ACTIVE-ACCOUNTS', 'PRIMARY-ACTIVE-NUMBER-OF-ACCOUNTS'),
 			closed: null,
@@ -462,15 +643,14 @@ function sampleCredit(part: IDataObject): CreditSummary {
 			),
 			overdueAmount: summary('TOTAL-AMT-OVERDUE', 'PRIMARY-OVERDUE-AMOUNT'),
 		}),
-		...delinquencyOf(
-			list.map((raw) =>
-				parseDaysPastDue(asObject(asObject(raw)['LOAN-DETAILS'])['COMBINED-PAYMENT-HISTORY']),
-			),
-		),
+		...knownDelinquency(loans.map(accountDaysPastDue)),
 		enquiriesLast30Days: toNumber(derived['INQUIRIES-IN-LAST-30-DAYS']),
 		enquiriesLast6Months: toNumber(
 			first(derived['INQUIRIES-IN-LAST-SIX-MONTHS'], derived['INQURIES-IN-LAST-SIX-MONTHS']),
 		),
+		lengthOfHistoryMonths:
+			lengthYears === null || lengthMonths === null ? null : lengthYears * 12 + lengthMonths,
+		oldestAccountOpenDate: oldestOpenDate(accounts),
 		accounts,
 	};
 }
@@ -480,7 +660,10 @@ function sampleCredit(part: IDataObject): CreditSummary {
  * part null or empty, with or without a `partial`/`missing` marker) are not errors: `missing` lists
  * the absent parts and that part is null.
  */
-export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
+export function normalizeEpfoCredit(
+	body: unknown,
+	sentMobile: string | null = null,
+): EpfoCreditSummary {
 	const object = asObject(body);
 	const data = unwrap(object);
 	const isSample =
@@ -495,7 +678,7 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 	const credit = asObject(creditPart);
 	const epfoFacts = toText(epfo.uan) !== null || asArray(epfo.employment_history).length > 0;
 	const creditFacts =
-		toNumber(credit.credit_score) !== null ||
+		readScore(credit.credit_score).scoreKind !== null ||
 		asArray(credit.accounts).length > 0 ||
 		(isObject(credit.credit_report) && Object.keys(credit.credit_report).length > 0);
 	if (isEmpty(epfoPart) || !epfoFacts) missing.add('epfo');
@@ -525,13 +708,15 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 			age: toNumber(personal.age),
 		};
 		if (hasEmployment) {
-			const jobs = newestFirst(employers(epfo.employment_history));
+			// the sample shape states no durations: from the dates
+			const jobs = newestFirst(employers(epfo.employment_history, false));
+			const uan = toText(epfo.uan);
 			employment = {
-				uan: toText(epfo.uan),
+				uan,
 				uanSource: toText(epfo.uan_source),
-				employerCount: jobs.length,
+				employerCount: employerCountOf(epfo.employment_history, null, uan),
 				currentEmployer: currentEmployerOf(jobs),
-				totalTenureMonths: sumPresent(jobs.map((j) => j.tenureMonths)),
+				totalTenureMonths: totalTenureOf(jobs),
 				employers: jobs,
 			};
 		}
@@ -549,13 +734,19 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 			age: null,
 		};
 		if (hasEmployment) {
-			const jobs = newestFirst(employers(epfo.employment_history));
+			// the reference shape states service_duration_months
+			const jobs = newestFirst(employers(epfo.employment_history, true));
+			const uan = toText(epfo.uan);
 			employment = {
-				uan: toText(epfo.uan),
+				uan,
 				uanSource: null,
-				employerCount: toNumber(epfo.total_employers) ?? jobs.length,
+				employerCount: employerCountOf(
+					epfo.employment_history,
+					toNumber(epfo.total_employers),
+					uan,
+				),
 				currentEmployer: currentEmployerOf(jobs),
-				totalTenureMonths: sumPresent(jobs.map((j) => j.tenureMonths)),
+				totalTenureMonths: totalTenureOf(jobs),
 				employers: jobs,
 			};
 		}
@@ -568,7 +759,8 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 		success: toBoolean(object.success) ?? true,
 		message: toText(object.message),
 		requestId: toText(first(data.doc_id, object.request_id)),
-		mobileNumber: toText(first(data.mobile_number, member.mobile)),
+		// the number that was sent, when a partial answer does not echo it
+		mobileNumber: toText(first(data.mobile_number, member.mobile)) ?? sentMobile,
 		partial: toBoolean(first(object.partial, data.partial)) === true || missingList.length > 0,
 		missing: missingList,
 		hasEmployment,
@@ -578,3 +770,9 @@ export function normalizeEpfoCredit(body: unknown): EpfoCreditSummary {
 		credit: creditSummary,
 	};
 }
+
+/**
+ * What an EPFO + credit answer must carry: one of its parts, in either shape. One missing part is a
+ * partial answer (partial, missing); neither is an error (the transport's requiredField).
+ */
+export const EPFO_CREDIT_REQUIRED = 'data.epfo|data.crif|data.credit_report|data.credit';

@@ -14,6 +14,7 @@ import {
 	toUpperText,
 	unwrap,
 } from './common';
+import { toStatusText } from './statusText';
 
 /**
  * Income-tax return (ITR analyzer) responses, read from either documented shape into one stable
@@ -34,8 +35,10 @@ export interface AnalysisJob extends IDataObject {
 	jobId: string | null;
 	status: string | null;
 	progress: number | null;
+	/** False while the job runs, and when the answer says no status (a wait then keeps polling). */
 	isFinal: boolean;
-	isComplete: boolean;
+	/** Null when the answer says no status. */
+	isComplete: boolean | null;
 	message: string | null;
 }
 
@@ -55,10 +58,13 @@ export function normalizeAnalysisJob(body: unknown): AnalysisJob {
 		status,
 		progress: toNumber(data.progress),
 		isFinal: status !== null && FINAL_JOB_STATUSES.has(status),
-		isComplete: status === 'completed',
+		isComplete: status === null ? null : status === 'completed',
 		message: toText(first(data.message, outer.message)),
 	};
 }
+
+/** What a job status answer (Get Analysis Status, and its polls) must carry: the job's status. */
+export const JOB_STATUS_REQUIRED = 'data.status';
 
 // ---------------------------------------------------------------- password reset
 
@@ -80,6 +86,9 @@ export function normalizePasswordReset(body: unknown): PasswordResetState {
 		message: toText(first(data.message, outer.message)),
 	};
 }
+
+/** What a password reset (or its OTP confirmation) answer must carry: the reset's status. */
+export const PASSWORD_RESET_REQUIRED = 'data.status';
 
 // ---------------------------------------------------------------- ITR data
 
@@ -143,6 +152,15 @@ export interface ItrData extends IDataObject {
 	filingStatus: string | null;
 	profile: ItrProfile;
 	filings: ItrFiling[];
+	/**
+	 * How many returns the answer lists; null when it carries no list, or an empty one (a finished
+	 * analysis without a single return is not told apart from a lost list).
+	 */
+	filingCount: number | null;
+	/**
+	 * The newest return; null when a listed return has no readable assessment year (which one is
+	 * newest is then unknown).
+	 */
 	latestFiling: ItrFiling | null;
 	tds: IDataObject[];
 	outstandingDemands: IDataObject[];
@@ -201,10 +219,13 @@ function incomeHeads(sources: IDataObject[]): IncomeHeads {
 }
 
 function latestStatus(raw: unknown): { status: string | null; date: string | null } {
-	if (!Array.isArray(raw)) return { status: toText(raw), date: null };
+	if (!Array.isArray(raw)) return { status: toStatusText(raw), date: null };
 	const entries = raw
 		.map((e) => asObject(e))
-		.map((e) => ({ status: toText(e.status), date: toIsoDate(e.date) ?? toIsoTimestamp(e.date) }));
+		.map((e) => ({
+			status: toStatusText(e.status),
+			date: toIsoDate(e.date) ?? toIsoTimestamp(e.date),
+		}));
 	if (entries.length === 0) return { status: null, date: null };
 	const dated = entries.filter((e) => e.date !== null);
 	// latest by date when dates are readable, otherwise the last entry
@@ -237,7 +258,7 @@ function filing(raw: unknown): ItrFiling {
 		),
 		status: status.status,
 		statusDate: status.date,
-		refundStatus: toText(r.refund_status),
+		refundStatus: toStatusText(r.refund_status),
 		grossTotalIncome: pick(sources, ['gross_total_income', 'total_gross_income', 'gross_income']),
 		totalDeductions: pick(sources, ['total_deductions', 'deductions', 'chapter_via_deductions']),
 		taxableIncome: pick(sources, [
@@ -304,7 +325,7 @@ export function normalizeItrData(body: unknown): ItrData {
 		dateOfBirth: toIsoDate(profileRaw.dob),
 		gender: toText(profileRaw.gender),
 		category: toText(profileRaw.category),
-		status: toText(profileRaw.status),
+		status: toStatusText(profileRaw.status),
 		mobile: toText(profileRaw.mobile),
 		email: toText(profileRaw.email),
 		address: joinAddress(address),
@@ -314,7 +335,8 @@ export function normalizeItrData(body: unknown): ItrData {
 		aadhaarNumber: toText(profileRaw.aadhaar_number),
 		aadhaarStatus: toText(profileRaw.aadhaar_status),
 	};
-	const filings = asArray(first(data.itr_records, data.filings)).map(filing);
+	const list = Array.isArray(data.itr_records) ? data.itr_records : data.filings;
+	const filings = asArray(list).map(filing);
 	filings.sort((a, b) => (b.assessmentYear ?? '').localeCompare(a.assessmentYear ?? ''));
 	return {
 		shape: isSample ? 'sample' : 'reference',
@@ -322,10 +344,11 @@ export function normalizeItrData(body: unknown): ItrData {
 		pan,
 		name,
 		status: toLowerText(data.status),
-		filingStatus: toText(data.filing_status),
+		filingStatus: toStatusText(data.filing_status),
 		profile,
 		filings,
-		latestFiling: filings[0] ?? null,
+		filingCount: filings.length > 0 ? filings.length : null,
+		latestFiling: filings.every((f) => f.assessmentYear !== null) ? (filings[0] ?? null) : null,
 		tds: asArray(data.tds_26as).map((row) => {
 			const t = asObject(row);
 			return {
@@ -343,7 +366,7 @@ export function normalizeItrData(body: unknown): ItrData {
 				assessmentYear: toAssessmentYear(first(d.assessment_year, d.year)),
 				amount: toNumber(first(d.amount, d.demand_amount, d.outstanding_amount)),
 				section: toText(d.section),
-				status: toText(d.status),
+				status: toStatusText(d.status),
 				details: d,
 			};
 		}),
@@ -354,3 +377,11 @@ export function normalizeItrData(body: unknown): ItrData {
 export function splitFilings(data: ItrData): IDataObject[] {
 	return data.filings.map((f) => ({ jobId: data.jobId, pan: data.pan, name: data.name, ...f }));
 }
+
+/** What a Get Data answer must carry: the taxpayer (PAN or name), the job or a return. */
+export const ITR_DATA_REQUIRED = (body: unknown): string | undefined => {
+	const data = normalizeItrData(body);
+	return (data.pan ?? data.name ?? data.jobId ?? data.filingCount) !== null
+		? undefined
+		: 'a PAN, name, job id or return (data.pan, data.job_id, data.itr_records or data.filings)';
+};

@@ -11,6 +11,7 @@ import {
 	sumPresent,
 	toBoolean,
 	toIsoDate,
+	toIsoMonth,
 	toIsoTimestamp,
 	toLowerText,
 	toNumber,
@@ -74,10 +75,13 @@ export interface JourneyStatusInfo {
  * reference).
  */
 export function normalizeJourneyStatusValue(raw: unknown): JourneyStatusInfo {
+	// a number (an HTTP code such as 200 in an envelope's status) is never a journey status
 	const text =
-		toText(raw)
-			?.toLowerCase()
-			.replace(/[\s-]+/g, '_') ?? null;
+		typeof raw === 'string' && !/^\s*\d+\s*$/.test(raw)
+			? (toText(raw)
+					?.toLowerCase()
+					.replace(/[\s-]+/g, '_') ?? null)
+			: null;
 	if (text === null) return { status: null, isFinal: false, isSuccessful: false };
 	const status = (JOURNEY_STATUSES as readonly string[]).includes(text)
 		? text
@@ -140,22 +144,32 @@ export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
 		data.total_accounts !== undefined ||
 		Array.isArray(data.accounts) ||
 		data.failed_at_stage !== undefined;
-	const info = normalizeJourneyStatusValue(data.status);
+	// without a data wrapper, a top-level status is the journey's only in a journey record (the
+	// sample shape); an envelope's own status (`success`, 200) is never the journey status
+	const isRecord = isObject(asObject(body).data) || isSample || data.client_id !== undefined;
+	const info = normalizeJourneyStatusValue(isRecord ? data.status : null);
 	const accounts = asArray(data.accounts).map(accountStatus);
+	const declaredTotal = toNumber(data.total_accounts);
+	// counted from the accounts only when the list is whole (as many as total_accounts says) and
+	// every account says its status
 	const countBy = (test: (a: JourneyAccountStatus) => boolean) =>
-		accounts.length > 0 ? accounts.filter(test).length : null;
+		accounts.length > 0 &&
+		(declaredTotal === null || declaredTotal === accounts.length) &&
+		accounts.every((a) => a.status !== null)
+			? accounts.filter(test).length
+			: null;
 	return {
 		shape: isSample ? 'sample' : 'reference',
 		clientId: toText(data.client_id),
 		status: info.status,
-		serviceStatus: toText(data.status),
+		serviceStatus: info.status === null ? null : toText(data.status),
 		isFinal: info.isFinal,
 		isSuccessful: info.isSuccessful,
 		consentType: toText(data.consent_type),
 		mobileNumber: toText(first(data.mobile_number, data.mobile)),
 		failedAtStage: toText(data.failed_at_stage),
 		errorMessage: toText(data.error_message),
-		totalAccounts: toNumber(data.total_accounts) ?? (accounts.length > 0 ? accounts.length : null),
+		totalAccounts: declaredTotal ?? (accounts.length > 0 ? accounts.length : null),
 		completedAccounts:
 			toNumber(data.completed_accounts) ??
 			countBy((a) => normalizeJourneyStatusValue(a.status).isSuccessful),
@@ -165,6 +179,15 @@ export function normalizeJourneyStatus(body: unknown): JourneyStatusSummary {
 		updatedAt: toIsoTimestamp(data.updated_at),
 	};
 }
+
+/**
+ * What a Get Status answer must carry (the transport's requiredField): a journey status, a word of
+ * the journey's vocabulary, never a number such as an envelope's 200.
+ */
+export const JOURNEY_STATUS_REQUIRED = (body: unknown): string | undefined =>
+	normalizeJourneyStatus(body).status === null
+		? 'a journey status (data.status or status)'
+		: undefined;
 
 /**
  * The start (init) answer: `{success, data:{client_id, journey_url, status, expires_at}}` (assumed
@@ -280,7 +303,8 @@ export function normalizeTransaction(raw: unknown): Transaction {
 	if (type === null) {
 		if (credit !== null && credit !== 0) type = 'CREDIT';
 		else if (debit !== null && debit !== 0) type = 'DEBIT';
-		else if (amount !== null && amount !== 0) type = amount < 0 ? 'DEBIT' : 'CREDIT';
+		// a negative amount is a debit; a positive one without a type or column says neither
+		else if (amount !== null && amount < 0) type = 'DEBIT';
 	}
 	const description = toText(first(t.description, t.narration, t.remarks));
 	return {
@@ -314,7 +338,11 @@ export interface StatementAccount extends IDataObject {
 	closingBalance: number | null;
 	totalCredits: number | null;
 	totalDebits: number | null;
-	transactionCount: number;
+	/**
+	 * Transactions listed; null when the account carries no list, or an empty one (a statement
+	 * account of a finished journey without a single transaction is not told apart from a lost list).
+	 */
+	transactionCount: number | null;
 	/** Time-limited link to the statement analysis PDF (sample shape), or null. */
 	pdfUrl: string | null;
 	transactions: Transaction[];
@@ -324,32 +352,34 @@ export interface StatementResult extends IDataObject {
 	shape: Shape;
 	clientId: string | null;
 	status: string | null;
-	totalAccounts: number;
-	totalTransactions: number;
+	/** Reference shape: the accounts listed; sample shape: total_accounts (null when not said). */
+	totalAccounts: number | null;
+	/** Null unless every account of the journey is listed with its transactions. */
+	totalTransactions: number | null;
 	accounts: StatementAccount[];
 }
 
+/** Total of one direction; null when a transaction's direction or amount is unknown. */
 function sumOf(transactions: Transaction[], type: TransactionType): number | null {
 	if (transactions.length === 0) return null;
+	if (transactions.some((t) => t.type === null || t.amount === null)) return null;
 	return round2(
 		transactions.filter((t) => t.type === type).reduce((s, t) => s + (t.amount ?? 0), 0),
 	);
 }
 
-function signed(t: Transaction): number {
-	return t.type === 'DEBIT' ? -(t.amount ?? 0) : (t.amount ?? 0);
-}
-
-function statementAccount(raw: unknown, position: number): StatementAccount {
+/**
+ * One account of a statement result. Balances are the ones the service states; totals come from the
+ * sample shape's analysis_summary, or (reference shape, which has no summary) from the transactions.
+ */
+function statementAccount(raw: unknown, position: number, shape: Shape): StatementAccount {
 	const a = asObject(raw);
 	const info = asObject(a.account_info);
 	const period = asObject(first(info.statement_period, a.statement_period));
 	const summary = asObject(a.analysis_summary);
 	const transactions = asArray(a.transactions).map(normalizeTransaction);
-	const firstTxn = transactions[0];
-	const lastTxn = transactions[transactions.length - 1];
-	const openingFromTxns =
-		firstTxn && firstTxn.balance !== null ? round2(firstTxn.balance - signed(firstTxn)) : null;
+	const fromTransactions = (type: TransactionType) =>
+		shape === 'reference' ? sumOf(transactions, type) : null;
 	return {
 		accountIndex: toNumber(a.account_index) ?? position,
 		accountId: toText(first(a.account_id, a.bsa_client_id)),
@@ -362,13 +392,11 @@ function statementAccount(raw: unknown, position: number): StatementAccount {
 		status: toLowerText(a.bsa_status),
 		statementFrom: toStatementDate(first(a.statement_from, period.from, period.start_date)),
 		statementTo: toStatementDate(first(a.statement_to, period.to, period.end_date)),
-		openingBalance: toNumber(first(a.opening_balance, summary.opening_balance)) ?? openingFromTxns,
-		closingBalance:
-			toNumber(first(a.closing_balance, summary.closing_balance)) ??
-			(lastTxn ? lastTxn.balance : null),
-		totalCredits: toNumber(summary.total_credits) ?? sumOf(transactions, 'CREDIT'),
-		totalDebits: toNumber(summary.total_debits) ?? sumOf(transactions, 'DEBIT'),
-		transactionCount: transactions.length,
+		openingBalance: toNumber(first(a.opening_balance, summary.opening_balance)),
+		closingBalance: toNumber(first(a.closing_balance, summary.closing_balance)),
+		totalCredits: toNumber(summary.total_credits) ?? fromTransactions('CREDIT'),
+		totalDebits: toNumber(summary.total_debits) ?? fromTransactions('DEBIT'),
+		transactionCount: transactions.length > 0 ? transactions.length : null,
 		pdfUrl: toText(a.analysis_pdf_s3_url),
 		transactions,
 	};
@@ -386,17 +414,29 @@ export function normalizeStatementResult(body: unknown): StatementResult {
 		rawAccounts.some(
 			(a) => isObject(a) && (isObject(a.account_info) || a.account_index !== undefined),
 		);
-	const accounts = rawAccounts.map(statementAccount);
-	const status = toText(data.status);
+	const shape: Shape = isSample ? 'sample' : 'reference';
+	const accounts = rawAccounts.map((raw, i) => statementAccount(raw, i, shape));
+	// the sample shape says how many accounts the journey has; the reference shape's list is the whole
+	const totalAccounts = isSample ? toNumber(data.total_accounts) : accounts.length;
+	const counts = accounts.map((a) => a.transactionCount);
 	return {
-		shape: isSample ? 'sample' : 'reference',
+		shape,
 		clientId: toText(data.client_id),
-		status: status === null ? null : normalizeJourneyStatusValue(status).status,
-		totalAccounts: accounts.length,
-		totalTransactions: accounts.reduce((s, a) => s + a.transactionCount, 0),
+		status: normalizeJourneyStatusValue(data.status).status,
+		totalAccounts,
+		totalTransactions:
+			totalAccounts === accounts.length && counts.every((c) => c !== null)
+				? (counts as number[]).reduce((s, c) => s + c, 0)
+				: null,
 		accounts,
 	};
 }
+
+/** What a Get Statement Result answer must carry: its accounts (a finished journey has one at least). */
+export const STATEMENT_REQUIRED = (body: unknown): string | undefined => {
+	const accounts = unwrap(body).accounts;
+	return Array.isArray(accounts) && accounts.length > 0 ? undefined : 'an account (data.accounts)';
+};
 
 /**
  * The account fields each per-transaction item carries when the result is split into transactions.
@@ -428,14 +468,22 @@ export function transactionItems(
 
 // ---------------------------------------------------------------- analysis
 
+/**
+ * Flags of an analysis. Each is tri-state: true, false, or null when the analysis does not say (a
+ * missing flag, a missing count, an account without analysis). A flag over several accounts is true
+ * when any analysed account shows it, false only when every account was analysed and none shows it.
+ */
 export interface AnalysisFlags extends IDataObject {
 	salaryBounce: boolean | null;
 	emiBounce: boolean | null;
+	/** Any bounce: a salary or EMI bounce, a bounced transaction or a returned inward cheque. */
 	anyBounce: boolean | null;
 	highCashWithdrawal: boolean | null;
 	inwardChequeReturn: boolean | null;
 	endOfMonthStress: boolean | null;
 	negativeBalance: boolean | null;
+	/** A credit the analysis flags as suspicious (sample shape's suspicious_transactions). */
+	suspiciousCredit: boolean | null;
 }
 
 export interface HealthScore extends IDataObject {
@@ -448,6 +496,13 @@ export interface HealthScore extends IDataObject {
 	reconciliationIssues: number | null;
 }
 
+export interface SuspiciousCredit extends IDataObject {
+	date: string | null;
+	amount: number | null;
+	description: string | null;
+	reason: string | null;
+}
+
 export interface AnalysisAccount extends IDataObject {
 	accountIndex: number | null;
 	bankName: string | null;
@@ -456,6 +511,8 @@ export interface AnalysisAccount extends IDataObject {
 	accountType: string | null;
 	holderName: string | null;
 	status: string | null;
+	/** Whether the answer carries this account's analysis (analysis_json); its figures are null if not. */
+	analysed: boolean;
 	periodFrom: string | null;
 	periodTo: string | null;
 	totalCredits: number | null;
@@ -469,6 +526,9 @@ export interface AnalysisAccount extends IDataObject {
 	closingBalance: number | null;
 	healthScore: HealthScore | null;
 	flags: AnalysisFlags;
+	/** How many credits the analysis flags as suspicious, or null when it does not say. */
+	suspiciousCreditCount: number | null;
+	suspiciousCredits: SuspiciousCredit[] | null;
 	modeBreakdown: IDataObject[];
 	/**
 	 * Per month: credits, debits, net and month-end balance (when the analysis carries
@@ -477,10 +537,28 @@ export interface AnalysisAccount extends IDataObject {
 	monthlyTrend: IDataObject[];
 }
 
+/**
+ * Which accounts the figures of a multi-account analysis cover. Totals, the health score and
+ * false flags are given only when `complete` (every account analysed); otherwise they are null.
+ */
+export interface AnalysisCoverage extends IDataObject {
+	/**
+	 * Accounts of the journey (the larger of total_accounts and the accounts listed); null when the
+	 * answer does not say.
+	 */
+	accounts: number | null;
+	/** Accounts whose analysis the answer carries; null when not said (reference shape). */
+	analysed: number | null;
+	complete: boolean;
+	/** account_index (or position) of each listed account without analysis. */
+	unanalysedAccounts: number[];
+}
+
 export interface AnalysisSummary extends IDataObject {
 	shape: Shape;
 	clientId: string | null;
 	status: string | null;
+	coverage: AnalysisCoverage;
 	periodFrom: string | null;
 	periodTo: string | null;
 	totalCredits: number | null;
@@ -496,7 +574,10 @@ export interface AnalysisSummary extends IDataObject {
 	emiAccounts: IDataObject[];
 	monthlyTrend: IDataObject[];
 	flags: AnalysisFlags;
-	/** The worst (lowest) health score over the accounts (sample shape only), or null. */
+	/**
+	 * The worst (lowest) health score over the accounts (sample shape only); null unless every account
+	 * has one.
+	 */
 	healthScore: HealthScore | null;
 	accounts: AnalysisAccount[];
 }
@@ -509,14 +590,24 @@ const emptyFlags = (): AnalysisFlags => ({
 	inwardChequeReturn: null,
 	endOfMonthStress: null,
 	negativeBalance: null,
+	suspiciousCredit: null,
 });
 
 const positive = (n: number | null): boolean | null => (n === null ? null : n > 0);
 
-/** Sum of the non-null numbers to 2 decimals, or null when all are null. */
-function total(values: Array<number | null>): number | null {
-	const sum = sumPresent(values);
-	return sum === null ? null : round2(sum);
+/**
+ * True when any value is true; false only when every value is false; null when none is true and
+ * one is unknown (a missing flag never turns a bounce into "no bounce").
+ */
+export function anyTrue(values: Array<boolean | null>): boolean | null {
+	if (values.some((v) => v === true)) return true;
+	return values.length > 0 && values.every((v) => v === false) ? false : null;
+}
+
+/** Sum to 2 decimals of values that are all known, or null when one is missing (or none given). */
+function sumOfAll(values: Array<number | null>): number | null {
+	if (values.length === 0 || values.some((v) => v === null)) return null;
+	return round2(sumPresent(values) as number);
 }
 
 function healthScoreOf(raw: unknown): HealthScore | null {
@@ -537,13 +628,43 @@ function healthScoreOf(raw: unknown): HealthScore | null {
 	const details = asObject(first(raw.details, raw.breakdown));
 	return {
 		score: toNumber(first(raw.score, raw.value)),
-		rating: toText(raw.rating),
+		// one case for the rating: the service's own (excellent, good, fair, poor, critical)
+		rating: toLowerText(raw.rating),
 		description: toText(raw.rating_description),
 		totalPenalties: toNumber(raw.total_penalties),
 		bounces: countOf(details.bounces),
 		negativeBalances: countOf(details.negative_balances),
 		reconciliationIssues: countOf(details.reconciliation_issues),
 	};
+}
+
+function suspiciousCreditsOf(raw: unknown): {
+	count: number | null;
+	list: SuspiciousCredit[] | null;
+} {
+	if (!isObject(raw)) return { count: null, list: null };
+	const list = Array.isArray(raw.suspicious_credits)
+		? raw.suspicious_credits.filter(isObject).map((row) => ({
+				date: toStatementDate(first(row.date, row.txn_date)),
+				amount: toNumber(first(row.amount, row.credit)),
+				description: toText(first(row.description, row.narration)),
+				reason: toText(first(row.reason, row.remarks)),
+			}))
+		: null;
+	const summary = asObject(raw.summary);
+	const count =
+		toNumber(first(summary.total_suspicious_credits, summary.suspicious_credits)) ??
+		(list ? list.length : null);
+	return { count, list };
+}
+
+/**
+ * One count the analysis gives in several places (the flagged transactions, the health score's
+ * details): the count when the places that give it agree; null when none does or they disagree.
+ */
+function agreedCount(counts: Array<number | null>): number | null {
+	const known = [...new Set(counts.filter((c): c is number => c !== null))];
+	return known.length === 1 ? known[0] : null;
 }
 
 function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount {
@@ -556,22 +677,22 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 	const flagged = asObject(json.flagged_transactions);
 	const flaggedSummary = asObject(flagged.summary);
 	const health = healthScoreOf(json.health_score);
-	const bounces =
+	const bounces = agreedCount([
 		countOf(
 			first(flaggedSummary.bounce_count, flaggedSummary.bounces, flagged.bounce_transactions),
-		) ??
-		health?.bounces ??
-		null;
-	const negatives =
+		),
+		health?.bounces ?? null,
+	]);
+	const negatives = agreedCount([
 		countOf(
 			first(
 				flaggedSummary.negative_balance_count,
 				flaggedSummary.negative_balances,
 				flagged.negative_balance_transactions,
 			),
-		) ??
-		health?.negativeBalances ??
-		null;
+		),
+		health?.negativeBalances ?? null,
+	]);
 	const chequeSummary = flagged.cheque_return_summary;
 	const chequeReturns = isObject(chequeSummary)
 		? countOf(
@@ -583,11 +704,15 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 				),
 			)
 		: countOf(chequeSummary);
+	const suspicious = suspiciousCreditsOf(json.suspicious_transactions);
 	const modes = asObject(card.mode_breakdown);
 	const trend = monthlyTrend(json.monthly_summary);
-	const monthEnds = trend
-		.map((m) => m.closingBalance as number | null)
-		.filter((b): b is number => b !== null);
+	// an average or minimum of month-end balances only when every row is a month with one
+	const monthEnds = trend.map((m) =>
+		isText(m.month) ? (m.closingBalance as number | null) : null,
+	);
+	const allMonthEnds = monthEnds.length > 0 && monthEnds.every((b) => b !== null);
+	const ends = monthEnds as number[];
 	return {
 		accountIndex: toNumber(a.account_index) ?? position,
 		bankName: toText(first(a.bank_name, card.bank_name)),
@@ -596,6 +721,7 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 		accountType: toText(card.account_type),
 		holderName: toText(card.customer_name),
 		status: toLowerText(a.bsa_status),
+		analysed: Object.keys(json).length > 0,
 		periodFrom: toStatementDate(first(period.start_date, period.from)),
 		periodTo: toStatementDate(first(period.end_date, period.to)),
 		totalCredits: toNumber(
@@ -617,11 +743,9 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 					balances.average_balance,
 					balances.avg_balance,
 				),
-			) ??
-			(monthEnds.length ? round2(monthEnds.reduce((s, b) => s + b, 0) / monthEnds.length) : null),
+			) ?? (allMonthEnds ? round2(ends.reduce((s, b) => s + b, 0) / ends.length) : null),
 		minimumMonthlyBalance:
-			toNumber(balances.minimum_monthly_balance) ??
-			(monthEnds.length ? Math.min(...monthEnds) : null),
+			toNumber(balances.minimum_monthly_balance) ?? (allMonthEnds ? Math.min(...ends) : null),
 		minimumBalance: toNumber(first(balances.minimum_balance, balances.min_balance)),
 		openingBalance: toNumber(balances.opening_balance),
 		closingBalance: toNumber(balances.closing_balance),
@@ -632,7 +756,10 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 			anyBounce: anyTrue([positive(bounces), positive(chequeReturns)]),
 			inwardChequeReturn: positive(chequeReturns),
 			negativeBalance: positive(negatives),
+			suspiciousCredit: positive(suspicious.count),
 		},
+		suspiciousCreditCount: suspicious.count,
+		suspiciousCredits: suspicious.list,
 		modeBreakdown: Object.entries(modes).map(([mode, value]) => {
 			const m = asObject(value);
 			return {
@@ -653,7 +780,7 @@ function monthlyTrend(raw: unknown): IDataObject[] {
 		const credits = toNumber(first(r.total_credits, r.credits));
 		const debits = toNumber(first(r.total_debits, r.debits));
 		return {
-			month: toText(r.month),
+			month: toIsoMonth(r.month) ?? toText(r.month),
 			totalCredits: credits,
 			totalDebits: debits,
 			net:
@@ -663,40 +790,62 @@ function monthlyTrend(raw: unknown): IDataObject[] {
 	});
 }
 
+const TREND_FIGURES = ['totalCredits', 'totalDebits', 'net', 'closingBalance'];
+
 /**
- * Per-account monthly rows merged by month (amounts and month-end balances summed), months
- * ascending.
+ * Per-account monthly rows merged by month, months ascending. A figure of a month is the sum over
+ * the accounts only when every account has it for that month; otherwise it is null (a month is never
+ * summed over the accounts that happen to report it).
  */
 function mergeMonthlyTrends(trends: IDataObject[][]): IDataObject[] {
-	const byMonth = new Map<string, IDataObject>();
-	for (const row of trends.flat()) {
-		const month = row.month as string | null;
-		if (!month) continue;
-		const acc = byMonth.get(month) ?? {
-			month,
-			totalCredits: null,
-			totalDebits: null,
-			net: null,
-			closingBalance: null,
-		};
-		for (const key of ['totalCredits', 'totalDebits', 'net', 'closingBalance']) {
-			acc[key] = total([acc[key] as number | null, row[key] as number | null]);
-		}
-		byMonth.set(month, acc);
-	}
-	return [...byMonth.values()].sort((a, b) => String(a.month).localeCompare(String(b.month)));
+	const months = [
+		...new Set(trends.flatMap((rows) => rows.map((r) => r.month).filter(isText))),
+	].sort();
+	return months.map((month) => {
+		const rows = trends.map((t) => t.find((r) => r.month === month));
+		const merged: IDataObject = { month };
+		for (const key of TREND_FIGURES)
+			merged[key] = sumOfAll(rows.map((r) => (r ? (r[key] as number | null) : null)));
+		return merged;
+	});
 }
 
-function anyTrue(values: Array<boolean | null>): boolean | null {
-	if (values.some((v) => v === true)) return true;
-	return values.some((v) => v === false) ? false : null;
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/**
+ * The coverage of a sample-shape analysis: how many accounts the journey has (total_accounts, or the
+ * accounts listed when they are more), and which ones lack their analysis. Without total_accounts it
+ * is unknown whether the list is whole, so the analysis is not complete.
+ */
+function coverageOf(data: IDataObject, accounts: AnalysisAccount[]): AnalysisCoverage {
+	const declared = toNumber(data.total_accounts);
+	const count = declared === null ? null : Math.max(declared, accounts.length);
+	const unanalysed = accounts.filter((a) => !a.analysed);
+	const analysed = accounts.length - unanalysed.length;
+	return {
+		accounts: count,
+		analysed,
+		complete: count !== null && count > 0 && analysed === count,
+		unanalysedAccounts: unanalysed.map((a) => a.accountIndex as number),
+	};
 }
+
+/** What a Get Analysis answer must carry: the analysis, in either shape. */
+export const ANALYSIS_REQUIRED = (body: unknown): string | undefined => {
+	const data = unwrap(body);
+	return isObject(data.summary) ||
+		isObject(data.flags) ||
+		(Array.isArray(data.accounts) && data.accounts.length > 0)
+		? undefined
+		: 'the analysis (data.summary, data.flags or data.accounts)';
+};
 
 /**
  * Get Analysis (operation journeyAnalysisJson), either shape, to one summary. Reference:
  * `data.{summary, income, obligations, cash_flow, flags}` for all accounts together. Sample:
- * `data.accounts[].analysis_json` per account; the totals are summed over the accounts, the health
- * score is the worst account's.
+ * `data.accounts[].analysis_json` per account; figures over the accounts (sums, the worst health
+ * score, flags that are false) only when every account was analysed (`coverage.complete`), and null
+ * otherwise; a flag any analysed account shows is true either way.
  */
 export function normalizeAnalysis(body: unknown): AnalysisSummary {
 	const data = unwrap(body);
@@ -713,45 +862,56 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 
 	if (isSample) {
 		const accounts = rawAccounts.map(sampleAccountAnalysis);
-		const credits = total(accounts.map((a) => a.totalCredits));
-		const debits = total(accounts.map((a) => a.totalDebits));
-		const scored = accounts.filter(
-			(a) => a.healthScore?.score !== null && a.healthScore?.score !== undefined,
-		);
-		const worst = scored.length
-			? scored.reduce((w, a) => ((a.healthScore?.score ?? 0) < (w.healthScore?.score ?? 0) ? a : w))
-			: undefined;
-		const dates = (pick: (a: AnalysisAccount) => string | null) =>
-			accounts
-				.map(pick)
-				.filter((d): d is string => d !== null)
-				.sort();
+		const coverage = coverageOf(data, accounts);
+		const over = (pick: (a: AnalysisAccount) => number | null) =>
+			coverage.complete ? sumOfAll(accounts.map(pick)) : null;
+		const credits = over((a) => a.totalCredits);
+		const debits = over((a) => a.totalDebits);
+		const scores = accounts.map((a) => a.healthScore?.score ?? null);
+		const worst =
+			coverage.complete && scores.every((s) => s !== null)
+				? accounts.reduce((w, a) =>
+						(a.healthScore?.score as number) < (w.healthScore?.score as number) ? a : w,
+					)
+				: undefined;
+		const dates = (pick: (a: AnalysisAccount) => string | null) => {
+			const list = accounts.map(pick);
+			return coverage.complete && list.every(isText) ? (list as string[]).sort() : [];
+		};
 		const froms = dates((a) => a.periodFrom);
 		const tos = dates((a) => a.periodTo);
-		const flag = (key: keyof AnalysisFlags) =>
-			anyTrue(accounts.map((a) => a.flags[key] as boolean | null));
+		const flag = (key: keyof AnalysisFlags) => {
+			const values = accounts.map((a) => a.flags[key] as boolean | null);
+			// a listed account without analysis, or one not listed at all, leaves "no" unknown
+			if (!coverage.complete) values.push(null);
+			return anyTrue(values);
+		};
 		return {
 			shape: 'sample',
 			...base,
+			coverage,
 			periodFrom: froms[0] ?? null,
 			periodTo: tos[tos.length - 1] ?? null,
 			totalCredits: credits,
 			totalDebits: debits,
 			netFlow: credits !== null && debits !== null ? round2(credits - debits) : null,
-			averageMonthlyBalance: total(accounts.map((a) => a.averageMonthlyBalance)),
-			minimumMonthlyBalance: total(accounts.map((a) => a.minimumMonthlyBalance)),
+			averageMonthlyBalance: over((a) => a.averageMonthlyBalance),
+			minimumMonthlyBalance: over((a) => a.minimumMonthlyBalance),
 			averageMonthlyIncome: null,
 			incomeStabilityScore: null,
 			salaryCredits: [],
 			totalEmiPerMonth: null,
 			fixedObligationsRatio: null,
 			emiAccounts: [],
-			monthlyTrend: mergeMonthlyTrends(accounts.map((a) => a.monthlyTrend)),
+			monthlyTrend: coverage.complete
+				? mergeMonthlyTrends(accounts.map((a) => a.monthlyTrend))
+				: [],
 			flags: {
 				...emptyFlags(),
 				anyBounce: flag('anyBounce'),
 				inwardChequeReturn: flag('inwardChequeReturn'),
 				negativeBalance: flag('negativeBalance'),
+				suspiciousCredit: flag('suspiciousCredit'),
 			},
 			healthScore: worst?.healthScore ?? null,
 			accounts,
@@ -768,9 +928,12 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 	const debits = toNumber(summary.total_debits);
 	const salaryBounce = toBoolean(flags.salary_bounce);
 	const emiBounce = toBoolean(flags.emi_bounce);
+	const inwardChequeReturn = toBoolean(flags.inward_cheque_return);
 	return {
 		shape: 'reference',
 		...base,
+		// one analysis of the whole journey: the service's own figures over all its accounts
+		coverage: { accounts: null, analysed: null, complete: true, unanalysedAccounts: [] },
 		periodFrom: toStatementDate(first(period.from, period.start_date)),
 		periodTo: toStatementDate(first(period.to, period.end_date)),
 		totalCredits: credits,
@@ -792,11 +955,12 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 		}),
 		monthlyTrend: monthlyTrend(cashFlow.monthly_trend),
 		flags: {
+			...emptyFlags(),
 			salaryBounce,
 			emiBounce,
-			anyBounce: anyTrue([salaryBounce, emiBounce, toBoolean(flags.inward_cheque_return)]),
+			anyBounce: anyTrue([salaryBounce, emiBounce, inwardChequeReturn]),
 			highCashWithdrawal: toBoolean(flags.high_cash_withdrawal),
-			inwardChequeReturn: toBoolean(flags.inward_cheque_return),
+			inwardChequeReturn,
 			endOfMonthStress: toBoolean(flags.end_of_month_stress),
 			negativeBalance: toBoolean(flags.negative_balance),
 		},

@@ -88,12 +88,25 @@ const LLP_VIEW = same(
 const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'creditReport.getMultiBureauReport': (json) =>
 		'bureau' in json
-			? // one item per bureau (Split Into One Item per Bureau)
-				same('score', 'maxDaysPastDue', 'accountCount', 'success', 'bureau', 'message', 'pan')
-			: same(
+			? // one item per bureau (Split Into One Item per Bureau); missing names the unknown facts
+				same(
+					'score',
+					'scoreKind',
+					'maxDaysPastDue',
+					'accountCount',
+					'missing',
+					'success',
+					'bureau',
+					'message',
+					'pan',
+				)
+			: // lowestScore is null unless coverage.complete; scoreKinds tells a thin file apart
+				same(
 					'lowestScore',
 					'highestScore',
 					'scores',
+					'scoreKinds',
+					'coverage',
 					'failedBureaus',
 					'successfulBureaus',
 					'pan',
@@ -118,6 +131,7 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'employment.getEpfoRecord': {
 		currentEmployer: at('currentEmployer'),
 		totalTenureMonths: at('totalTenureMonths'),
+		monthlyWage: at('contributions.latestMonthlyWage'),
 		lastContributionMonth: at('contributions.lastContributionMonth'),
 		employerCount: at('employerCount'),
 		totalContribution: at('contributions.total'),
@@ -127,13 +141,14 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	},
 	'employment.getEpfoRecordWithCredit': {
 		creditScore: at('credit.score'),
+		// noHistory / new: no score for a thin file (creditScore is null then)
+		creditScoreKind: at('credit.scoreKind'),
 		maxDaysPastDue: at('credit.maxDaysPastDue'),
 		totalOutstanding: at('credit.totalOutstanding'),
 		currentEmployer: at('employment.currentEmployer'),
 		totalTenureMonths: at('employment.totalTenureMonths'),
 		partial: at('partial'),
 		missing: at('missing'),
-		name: at('member.name'),
 		pan: at('member.pan'),
 		mobileNumber: at('mobileNumber'),
 	},
@@ -156,7 +171,7 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 					latestTaxableIncome: at('latestFiling.taxableIncome'),
 					latestAssessmentYear: at('latestFiling.assessmentYear'),
 					filingStatus: at('filingStatus'),
-					filingCount: (j) => (Array.isArray(j.filings) ? j.filings.length : 0),
+					filingCount: at('filingCount'),
 					status: at('status'),
 					latestForm: at('latestFiling.form'),
 					pan: at('pan'),
@@ -172,15 +187,17 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'bankStatementJourney.start': (json) =>
 		'isSuccessful' in json ? JOURNEY_STATUS : lead('journeyUrl', 'clientId', 'status')(json),
 	'bankStatementJourney.getStatementResult': lead('status', 'totalAccounts', 'totalTransactions'),
-	// what both shapes of an analysis carry (the health score is the sample shape's alone)
+	// the flags and figures a lending rule branches on (the health score is the sample shape's alone;
+	// a suspicious credit is flagged by the sample shape only, and is null, unknown, in the reference);
+	// null when an account was not analysed (Normalized's coverage says which)
 	'bankStatementJourney.getAnalysis': {
 		anyBounce: at('flags.anyBounce'),
 		inwardChequeReturn: at('flags.inwardChequeReturn'),
+		suspiciousCredit: at('flags.suspiciousCredit'),
 		averageMonthlyBalance: at('averageMonthlyBalance'),
 		minimumMonthlyBalance: at('minimumMonthlyBalance'),
 		netFlow: at('netFlow'),
 		totalCredits: at('totalCredits'),
-		totalDebits: at('totalDebits'),
 		periodFrom: at('periodFrom'),
 		periodTo: at('periodTo'),
 		clientId: at('clientId'),

@@ -1,0 +1,224 @@
+/**
+ * The drift suite: every operation's sample and reference bodies (seeds.cts), drifted the ways real
+ * services drift (mutations.cts), through the operation's normalizer. For every decision field
+ * (decisions.cts) the drifted answer gives the same value as the undrifted one, or null (or the
+ * operation rejects the answer with an error naming what is missing): never a different definite
+ * value. Every drifted Normalized and Simplified output also validates against the shipped output
+ * schema (nodes/FinVerify/__schema__).
+ *
+ * DRIFT_SEED=<n> tries another sample of drifts (the default is fixed, so a run is reproducible).
+ */
+import Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import type { IDataObject } from 'n8n-workflow';
+
+import { simplifyOutput } from '../../../nodes/FinVerify/helpers/normalize/simplified';
+import { missingField } from '../../../nodes/FinVerify/transport';
+import { schemaPath } from '../../contract/outputSchemas.cjs';
+import { RESPONSES } from '../../contract/responses.cjs';
+import { DECISIONS } from './decisions.cjs';
+import type { DecisionTable, Decisions } from './decisions.cjs';
+import { applyMutation, candidates, pathText, pick } from './mutations.cjs';
+import type { Mutation } from './mutations.cjs';
+import { seeds } from './seeds.cjs';
+
+const SEED = Number(process.env.DRIFT_SEED ?? 24);
+/** Drifted bodies per seed body (all of them when a body offers fewer places). */
+const PER_SEED = 64;
+
+interface Outcome {
+	rejected: string[] | null;
+	decisions: Decisions;
+	items: IDataObject[];
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validators = new Map<string, ValidateFunction>();
+function validatorFor(operation: string, mode: 'normalized' | 'simplified'): ValidateFunction {
+	const key = `${operation}|${mode}`;
+	if (!validators.has(key)) {
+		const [resource, op] = operation.split('.');
+		const file = schemaPath(resource, op, mode) as string;
+		validators.set(key, ajv.compile(JSON.parse(readFileSync(file, 'utf8'))));
+	}
+	return validators.get(key) as ValidateFunction;
+}
+
+function run(
+	normalize: (body: unknown) => unknown,
+	table: DecisionTable,
+	body: IDataObject,
+): Outcome {
+	// the transport fails an answer without the operation's identifying facts
+	const missing = missingField(body, table.required);
+	if (missing !== undefined) return { rejected: [missing], decisions: {}, items: [] };
+	let normalized: unknown;
+	try {
+		normalized = normalize(body);
+	} catch (error) {
+		// the normalizer itself refuses the answer: an error, never a silent value
+		return { rejected: [(error as Error).message], decisions: {}, items: [] };
+	}
+	const items = (Array.isArray(normalized) ? normalized : [normalized]) as IDataObject[];
+	return {
+		rejected: null,
+		decisions: table.fields(normalized),
+		items,
+	};
+}
+
+const same = (a: unknown, b: unknown, caseInsensitive: boolean) =>
+	caseInsensitive && typeof a === 'string' && typeof b === 'string'
+		? a.toLowerCase() === b.toLowerCase()
+		: isDeepStrictEqual(a, b);
+
+const show = (value: unknown) => (value === undefined ? 'absent' : JSON.stringify(value));
+
+interface Finding {
+	seed: string;
+	mutation: string;
+	field: string;
+	before: unknown;
+	after: unknown;
+}
+
+interface OperationReport {
+	operation: string;
+	bodies: number;
+	checked: number;
+	silent: Finding[];
+	schemaFailures: string[];
+}
+
+function driftOperation(operation: string): OperationReport {
+	const contract = RESPONSES.find((c) => c.operation === operation);
+	const table = DECISIONS[operation];
+	if (!contract || !table) throw new Error(`no contract or decision table for ${operation}`);
+	const report: OperationReport = {
+		operation,
+		bodies: 0,
+		checked: 0,
+		silent: [],
+		schemaFailures: [],
+	};
+	const operationSeeds = seeds().filter((s) => s.operation === operation);
+	operationSeeds.forEach((seed, seedIndex) => {
+		const base = run(contract.normalize, table, seed.body);
+		if (base.rejected)
+			throw new Error(
+				`${operation} ${seed.label}: the undrifted body is rejected: ${base.rejected}`,
+			);
+		const mutations = pick(
+			candidates(seed.body, contract.normalize),
+			PER_SEED,
+			SEED * 1000 + seedIndex,
+		);
+		for (const mutation of mutations) {
+			report.bodies++;
+			const drifted = run(contract.normalize, table, applyMutation(seed.body, mutation));
+			checkDecisions(report, table, seed.label, mutation, base, drifted);
+			checkSchemas(report, operation, seed.label, mutation, drifted);
+		}
+	});
+	return report;
+}
+
+function checkDecisions(
+	report: OperationReport,
+	table: DecisionTable,
+	seed: string,
+	mutation: Mutation,
+	base: Outcome,
+	drifted: Outcome,
+) {
+	for (const [field, before] of Object.entries(base.decisions)) {
+		report.checked++;
+		// the undrifted answer leaves it unknown: no definite value to contradict
+		if (before === null) continue;
+		// an answer the operation fails with an error naming what is missing: unknown, said loudly
+		if (drifted.rejected) continue;
+		const after = drifted.decisions[field];
+		if (after === null || after === undefined) continue;
+		const insensitive = (table.caseInsensitive ?? []).includes(field.replace(/\[[^\]]*\]/g, ''));
+		if (same(before, after, insensitive)) continue;
+		report.silent.push({
+			seed,
+			mutation: `${mutation.kind} ${pathText(mutation.path)}`,
+			field,
+			before,
+			after,
+		});
+	}
+}
+
+function checkSchemas(
+	report: OperationReport,
+	operation: string,
+	seed: string,
+	mutation: Mutation,
+	drifted: Outcome,
+) {
+	for (const json of drifted.items) {
+		for (const mode of ['normalized', 'simplified'] as const) {
+			const validate = validatorFor(operation, mode);
+			const shaped = mode === 'simplified' ? simplifyOutput(operation, json) : json;
+			if (!validate(shaped))
+				report.schemaFailures.push(
+					`${seed} · ${mutation.kind} ${pathText(mutation.path)} · ${mode}: ${ajv.errorsText(validate.errors)}`,
+				);
+		}
+	}
+}
+
+const reports: OperationReport[] = [];
+const operations = RESPONSES.map((c) => c.operation);
+
+afterAll(() => {
+	const sum = (f: (r: OperationReport) => number) => reports.reduce((t, r) => t + f(r), 0);
+	const lines = reports.map(
+		(r) =>
+			`  ${r.operation.padEnd(40)} bodies ${String(r.bodies).padStart(4)} · fields checked ${String(r.checked).padStart(6)} · silent changes ${r.silent.length} · schema failures ${r.schemaFailures.length}`,
+	);
+	console.log(
+		[
+			`drift (seed ${SEED}): ${sum((r) => r.bodies)} drifted bodies, ${sum((r) => r.checked)} decision fields checked, ` +
+				`${sum((r) => r.silent.length)} silent changes, ${sum((r) => r.schemaFailures.length)} schema failures`,
+			...lines,
+		].join('\n'),
+	);
+});
+
+test('every operation of the output contract has a decision table', () => {
+	expect(operations.filter((o) => !DECISIONS[o])).toEqual([]);
+});
+
+describe.each(operations)('%s', (operation) => {
+	let report: OperationReport;
+	beforeAll(() => {
+		report = driftOperation(operation);
+		reports.push(report);
+	});
+
+	test('drifted answers: decision fields keep their value or become null', () => {
+		expect(report.bodies).toBeGreaterThan(0);
+		const readable = report.silent.map(
+			(f) => `${f.seed} · ${f.mutation} · ${f.field}: ${show(f.before)} → ${show(f.after)}`,
+		);
+		expect(readable).toEqual([]);
+	});
+
+	test('drifted outputs validate against the output schemas', () => {
+		// the first failures, and how many there are
+		expect({
+			failures: report.schemaFailures.length,
+			first: report.schemaFailures.slice(0, 10),
+		}).toEqual({ failures: 0, first: [] });
+	});
+});
+
+test('the suite tries enough drifted bodies (≥ 900 over all operations)', () => {
+	// runs last: describe.each's beforeAll hooks have filled `reports`
+	expect(reports.reduce((t, r) => t + r.bodies, 0)).toBeGreaterThanOrEqual(900);
+});

@@ -197,9 +197,9 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 				const result = await run(fixture('getMultiBureauReport.serverError'));
 				expect(result.output(NODE, 0)).toHaveLength(0);
 				expect(result.output(NODE, 1)[0].json).toMatchObject({
-					error:
+					message:
 						'The service answered success without pan or results or data.equifax or data.experian or data.cibil or data.crif',
-					details: { code: 'INCOMPLETE_RESPONSE' },
+					error: { code: 'INCOMPLETE_RESPONSE' },
 				});
 			},
 		);

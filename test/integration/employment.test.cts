@@ -100,9 +100,9 @@ describe('Get EPFO Record (one documented shape)', () => {
 			expect(result.output(NODE, 0)).toHaveLength(0);
 			const [failed] = result.output(NODE, 1);
 			expect(failed.json).toMatchObject({
-				error:
+				message:
 					'The service answered success without data.uan or data.member_profile or data.employment_history',
-				details: { code: 'INCOMPLETE_RESPONSE' },
+				error: { code: 'INCOMPLETE_RESPONSE' },
 			});
 		},
 	);

@@ -102,7 +102,8 @@ describe('a read without its identifying facts is an error naming them', () => {
 		});
 		expect(result.error).toBeUndefined();
 		const [json] = result.json(NODE);
-		expect(String(json.error)).toMatch(/without data\.pan or data\.entity_name or /);
+		expect(String(json.message)).toMatch(/without data\.pan or data\.entity_name or /);
+		expect(json.error).toMatchObject({ code: 'INCOMPLETE_RESPONSE', httpCode: 200 });
 		// the fault is spent: the same read answers normally
 		const again = await sandbox.run(wf);
 		expect(again.error).toBeUndefined();

@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // @ts-check
 'use strict';
-// `npm test`: the whole suite in order — typecheck, format, lint, build, unit, integration, e2e (real n8n app and
-// browser). It works as the first command on a fresh clone: before any step it installs what is missing
+// `npm test`: the whole suite in order — typecheck, format, lint, build, scan (n8n's package scanner and
+// actionlint, test/scan/), unit, integration, e2e (real n8n app and browser). It works as the first command on a fresh clone: before any step it installs what is missing
 // (scripts/bootstrap.js: `npm ci` when node_modules is missing or older than package-lock.json; for the e2e step
 // the cached n8n runtime, scripts/runtime.js, and Debian's Chromium when running as root).
 // Each step prints its own output; the first failing step fails the run. The last line sums the jest steps as
 // "tests: N passed, N failed".
 //
 //   npm test                 every step
-//   npm run test:fast        typecheck, format, lint, build, unit, integration (no real app, no browser)
+//   npm run test:fast        typecheck, format, lint, build, unit, integration (no scan, no real app, no browser)
 //   TEST_STEPS=lint,unit npm test    only the named steps (in the order above)
+//   --dry-run                prints the steps it would run (and those it leaves out), runs nothing
 //
 // Plain CommonJS without dependencies: it runs before node_modules exists.
 const { spawnSync } = require('node:child_process');
@@ -45,11 +46,14 @@ const steps = [
 	['format', 'npm', ['run', 'format:check']],
 	['lint', 'npm', ['run', 'lint']],
 	['build', 'npm', ['run', 'build']],
+	['scan', ...jest('scan')], // the slow tool runs, once: n8n's scanner over the packed package, actionlint
 	['unit', ...jest('unit')],
 	['integration', ...jest('integration')],
 	['e2e', ...jest('e2e', ['--runInBand'])],
 ];
+// The inner loop: no scan (a minute of npm pack and n8n's scanner) and no real n8n app. `npm test` (CI) runs both.
 const FAST = ['typecheck', 'format', 'lint', 'build', 'unit', 'integration'];
+const DRY_RUN = process.argv.includes('--dry-run');
 const only = process.env[ENV.TEST_STEPS]
 	? String(process.env[ENV.TEST_STEPS])
 			.split(',')
@@ -65,6 +69,9 @@ if (unknown.length) {
 	process.exit(2);
 }
 const selected = steps.filter(([name]) => !only || only.includes(name));
+const left = steps
+	.filter(([name]) => !selected.some(([picked]) => picked === name))
+	.map(([n]) => n);
 const T0 = Date.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @type {string[]} */
@@ -127,6 +134,17 @@ async function prepare() {
 }
 
 async function main() {
+	if (left.length)
+		notes.push(
+			`not run: ${left.join(', ')}${left.includes('scan') ? ' (the package scan and actionlint run in `npm test` and CI; alone: TEST_STEPS=build,scan npm test)' : ''}`,
+		);
+	if (DRY_RUN) {
+		for (const [name, cmd, args] of selected)
+			console.log(`${name}: ${cmd} ${args.filter((a) => !a.startsWith(reports)).join(' ')}`);
+		for (const note of notes) console.log(note);
+		rmSync(reports, { recursive: true, force: true });
+		return;
+	}
 	await prepare();
 	for (const [name, cmd, args] of selected) {
 		const started = Date.now();

@@ -183,3 +183,44 @@ describe('watchBuild with a real tsc --watch', () => {
 		}
 	});
 });
+
+describe('Supervisor.replace (n8n restarted with a new build)', () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS script without types
+	const { Supervisor } = require(path.join(REPO, 'scripts', 'lib', 'dev-stack.js')) as {
+		Supervisor: new (o: { say: (m: string) => void; userFolder: string; graceMs: number }) => {
+			track(name: string, child: import('node:child_process').ChildProcess): unknown;
+			replace(
+				name: string,
+				child: import('node:child_process').ChildProcess,
+				start: () => Promise<unknown>,
+			): Promise<void>;
+			children: Array<{ name: string; child: import('node:child_process').ChildProcess }>;
+			shuttingDown: boolean;
+		};
+	};
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS script without types
+	const { spawnGroup, groupAlive } = require(path.join(REPO, 'scripts', 'lib', 'processes.js')) as {
+		spawnGroup(cmd: string, args: string[]): import('node:child_process').ChildProcess;
+		groupAlive(pgid: number): boolean;
+	};
+	const sleeper = () => spawnGroup(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+
+	test('stops the old process group without shutting down and tracks the new one', async () => {
+		const supervisor = new Supervisor({ say: () => {}, userFolder: tmpdir(), graceMs: 2000 });
+		const first = supervisor.track('n8n', sleeper()) as import('node:child_process').ChildProcess;
+		let second: import('node:child_process').ChildProcess | undefined;
+		try {
+			await supervisor.replace('n8n', first, async () => {
+				second = supervisor.track('n8n', sleeper()) as import('node:child_process').ChildProcess;
+			});
+			expect(supervisor.shuttingDown).toBe(false); // the old one's exit was expected
+			expect(groupAlive(first.pid!)).toBe(false);
+			expect(groupAlive(second!.pid!)).toBe(true);
+			expect(supervisor.children.map((c) => c.child)).toEqual([second]);
+		} finally {
+			supervisor.shuttingDown = true; // what shutdown() sets: the exits below are expected
+			for (const child of [first, second])
+				if (child?.pid) await stopGroup(child, { graceMs: 1000 });
+		}
+	});
+});

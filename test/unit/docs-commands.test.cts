@@ -76,14 +76,25 @@ function run(args: string[], env: Record<string, string> = {}, command = process
 }
 
 const JEST = path.join(REPO, 'node_modules', 'jest', 'bin', 'jest.js');
-/** The test files jest would run with these arguments (relative paths). */
+const listed = new Map<string, string[]>();
+/**
+ * The test files jest would run with these arguments (relative paths). Remembered per arguments: the documented
+ * variables (FINVERIFY_E2E_KEEP, …) change what the tests do, not which files run.
+ */
 function listTests(args: string[], env: Record<string, string> = {}): string[] {
-	const r = run([JEST, ...args, '--listTests'], env);
-	expect(r.code).toBe(0);
-	return r.out
-		.split('\n')
-		.filter((line) => line.startsWith(REPO))
-		.map((line) => path.relative(REPO, line));
+	const key = args.join(' ');
+	if (!listed.has(key)) {
+		const r = run([JEST, ...args, '--listTests'], env);
+		expect(r.code).toBe(0);
+		listed.set(
+			key,
+			r.out
+				.split('\n')
+				.filter((line) => line.startsWith(REPO))
+				.map((line) => path.relative(REPO, line)),
+		);
+	}
+	return [...listed.get(key)!];
 }
 
 /** test-all.js's dry run: the steps it would run. */

@@ -29,10 +29,6 @@ module.exports = {
 		{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.cts'] },
 	],
 	testTimeout: 60000,
-	// At least 4 workers, even on 2 cores: the integration tests mostly wait (the node's 5-second polls, retries,
-	// webhooks) and overlap well; jest's default (cores - 1) would run them one file at a time on 2 cores.
-	// The e2e step runs in band (--runInBand) regardless.
-	maxWorkers: Math.max(4, require('node:os').cpus().length),
 	// Under CI a leaked handle (e.g. a server left open by a failing test) must not hang the run after the
 	// results are in; locally jest's "did not exit" warning stays visible so leaks get fixed.
 	forceExit: process.env.CI === 'true',

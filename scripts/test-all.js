@@ -49,7 +49,9 @@ const steps = [
 	['build', 'npm', ['run', 'build']],
 	['scan', ...jest('scan')], // the slow tool runs, once: n8n's scanner over the packed package, actionlint
 	['unit', ...jest('unit')],
-	['integration', ...jest('integration')],
+	// 4 workers even on 2 cores: the integration tests mostly wait (the node's 5-second polls, retries, webhooks),
+	// so their files overlap well; jest's default (cores - 1) runs them one at a time on 2 cores
+	['integration', ...jest('integration', ['--maxWorkers=4'])],
 	['e2e', ...jest('e2e', ['--runInBand'])],
 ];
 // Steps that run at the same time when both or all are selected: each of the checks is single-threaded, and the

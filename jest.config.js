@@ -24,6 +24,8 @@ module.exports = {
 			displayName: 'integration',
 			testMatch: ['<rootDir>/test/integration/**/*.test.cts'],
 		},
+		// The slow tool runs (n8n's package scanner over the packed tarball, actionlint): their own step of `npm test`.
+		{ ...common, displayName: 'scan', testMatch: ['<rootDir>/test/scan/**/*.test.cts'] },
 		{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.cts'] },
 	],
 	testTimeout: 60000,

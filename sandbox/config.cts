@@ -1,4 +1,5 @@
 import { DEFAULT_CREDENTIALS, parseKeys, type ApiKey } from './auth.cjs';
+import { CLOCK_MODES, type ClockMode } from './state/timers.cjs';
 
 export type Shape = 'sample' | 'reference';
 export const SHAPES: readonly Shape[] = ['sample', 'reference'];
@@ -21,6 +22,11 @@ export interface SandboxOptions {
 	shape?: Shape;
 	/** Journey/ITR step duration. Default `SANDBOX_STEP_MS` or 2000. */
 	stepMs?: number;
+	/**
+	 * `real` (timers on the wall clock) or `manual` (time moves only through `POST /__sandbox/clock/advance`: the
+	 * integration tests). Default `SANDBOX_CLOCK` or `real`.
+	 */
+	clock?: ClockMode;
 	/** Webhook signing secret. Default `SANDBOX_WEBHOOK_SECRET` or `sandbox-webhook-secret`. */
 	webhookSecret?: string;
 	/** First webhook retry delay; doubles per retry. Default `SANDBOX_WEBHOOK_BACKOFF_MS` or 1000. */
@@ -50,6 +56,14 @@ export function parseShape(value: string | undefined): Shape | undefined {
 	return SHAPES.includes(v as Shape) ? (v as Shape) : undefined;
 }
 
+function parseClock(value: string | undefined): ClockMode | undefined {
+	if (value === undefined || value === '') return undefined;
+	const mode = value.trim().toLowerCase() as ClockMode;
+	if (!CLOCK_MODES.includes(mode))
+		throw new Error(`SANDBOX_CLOCK must be real or manual, got ${JSON.stringify(value)}`);
+	return mode;
+}
+
 /** Options win over environment variables, which win over defaults. */
 export function resolveConfig(
 	options: SandboxOptions = {},
@@ -63,6 +77,7 @@ export function resolveConfig(
 		publicUrl: (options.publicUrl ?? env.SANDBOX_PUBLIC_URL ?? '').trim().replace(/\/+$/, ''),
 		shape: options.shape ?? parseShape(env.SANDBOX_SHAPE) ?? 'sample',
 		stepMs: options.stepMs ?? int(env.SANDBOX_STEP_MS, 'SANDBOX_STEP_MS') ?? 2000,
+		clock: options.clock ?? parseClock(env.SANDBOX_CLOCK) ?? 'real',
 		webhookSecret:
 			options.webhookSecret ?? env.SANDBOX_WEBHOOK_SECRET ?? DEFAULT_CREDENTIALS.webhookSecret,
 		webhookBackoffMs:

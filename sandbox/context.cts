@@ -8,6 +8,7 @@ import { RequestLog } from './requestLog.cjs';
 import { ItrJobs } from './state/itr.cjs';
 import { Journeys } from './state/journeys.cjs';
 import { Sessions } from './state/sessions.cjs';
+import { Clock } from './state/timers.cjs';
 import { journeyEvent, sessionEvent } from './views.cjs';
 import { Webhooks } from './webhooks.cjs';
 
@@ -22,6 +23,8 @@ export class Sandbox {
 	readonly journeys: Journeys;
 	readonly sessions: Sessions;
 	readonly itr: ItrJobs;
+	/** The wall clock, or a manual one the tests advance (`clock: 'manual'`). */
+	readonly clock: Clock;
 	/** Ids handed out by autocomplete; kept across resets (generation is a pure function of the input). */
 	readonly registry = new NameRegistry();
 	/** `http://127.0.0.1:<port>`, known once listening. */
@@ -30,15 +33,21 @@ export class Sandbox {
 	constructor(readonly config: SandboxConfig) {
 		this.keys = new KeyStore(config.keys, config.refreshToken);
 		this.webhooks = new Webhooks(config.webhookSecret, config.webhookBackoffMs);
-		this.journeys = new Journeys(config.stepMs, config.journeyTtlMs, (j, previous) => {
-			if (j.webhookUrl)
-				this.webhooks.send(
-					j.clientId,
-					j.webhookUrl,
-					'aa_bsa_journey.status_changed',
-					journeyEvent(j, previous),
-				);
-		});
+		this.clock = new Clock(config.clock);
+		this.journeys = new Journeys(
+			config.stepMs,
+			config.journeyTtlMs,
+			(j, previous) => {
+				if (j.webhookUrl)
+					this.webhooks.send(
+						j.clientId,
+						j.webhookUrl,
+						'aa_bsa_journey.status_changed',
+						journeyEvent(j, previous),
+					);
+			},
+			this.clock,
+		);
 		this.sessions = new Sessions((s, previous) => {
 			this.webhooks.send(
 				s.sessionId,
@@ -46,8 +55,8 @@ export class Sandbox {
 				'collection_session.status_changed',
 				sessionEvent(s, previous),
 			);
-		});
-		this.itr = new ItrJobs(config.stepMs);
+		}, this.clock);
+		this.itr = new ItrJobs(config.stepMs, this.clock);
 	}
 
 	shapeOf(header: string | string[] | undefined): Shape {

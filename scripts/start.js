@@ -19,7 +19,9 @@
  *   FINVERIFY_OWNER_PASSWORD, FINVERIFY_SKIP_BUILD=1 (use dist/ as is), FINVERIFY_EXAMPLES_DIR (default
  *   <repo>/examples), FINVERIFY_REIMPORT=1 (import credential + examples even if unchanged), FINVERIFY_QUIET=1 (no
  *   n8n/sandbox log lines on the console; they always go to <user folder>/logs/).
- * Flags: --exit-when-ready (start, verify, print, stop: a smoke test), --quiet.
+ * Flags: --exit-when-ready (start, verify, print, stop: a smoke test), --quiet, --watch (`npm run dev`: after a
+ * change under nodes/ or credentials/, `tsc --watch` rebuilds dist/ and n8n restarts with the new build;
+ * scripts/lib/watch.js), --help.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -30,9 +32,30 @@ const { spawnGroup } = require('./lib/processes');
 const { n8nArgs, n8nEnv, waitForN8nReady } = require('./lib/n8n-process');
 const setup = require('./lib/user-folder');
 const { Supervisor, assertPortsFree, buildPackage, startSandbox } = require('./lib/dev-stack');
+const { watchBuild } = require('./lib/watch');
 
 const REPO = places.REPO_ROOT;
 const argv = new Set(process.argv.slice(2));
+const USAGE = `Usage: npm start [-- flags]   (npm run dev = npm start -- --watch)
+
+  --watch            rebuild dist/ when nodes/ or credentials/ change (tsc --watch) and restart n8n with it
+  --exit-when-ready  start everything, check it, print the summary, stop again (a smoke test)
+  --quiet            n8n and sandbox output only in their logs (also FINVERIFY_QUIET=1)
+  --help             this text
+
+Ports, folders and other settings come from the environment: see scripts/lib/places.js.`;
+if (argv.has('--help')) {
+	console.log(USAGE);
+	process.exit(0);
+}
+const unknownFlags = [...argv].filter(
+	(a) => !['--watch', '--exit-when-ready', '--quiet', '--help'].includes(a),
+);
+if (unknownFlags.length) {
+	console.error(`unknown flag(s): ${unknownFlags.join(' ')}\n\n${USAGE}`);
+	process.exit(2);
+}
+const WATCH = argv.has('--watch');
 const EXIT_WHEN_READY = argv.has('--exit-when-ready');
 const QUIET = argv.has('--quiet') || process.env[places.ENV.QUIET] === '1';
 const P = places.startPlaces();
@@ -139,7 +162,7 @@ async function main() {
 	]);
 	if (supervisor.shuttingDown) return;
 
-	await startN8n(runtime, env);
+	const n8n = await startN8n(runtime, env);
 	const auth = await setup.ensureOwner(P.n8nUrl, OWNER);
 	say(
 		`owner: login OK (${auth.method === 'existing' ? 'owner managed by env: N8N_INSTANCE_OWNER_*' : 'set up via POST /rest/owner/setup'})`,
@@ -176,7 +199,35 @@ async function main() {
 	console.log(`  ready after  ${elapsed()}            Ctrl-C stops everything.`);
 	console.log(`${line}\n`);
 
+	if (WATCH) watchNodes(runtime, env, n8n);
 	if (EXIT_WHEN_READY) await supervisor.shutdown(0, '--exit-when-ready: stopping again');
+}
+
+/**
+ * --watch: tsc --watch rebuilds dist/ on every change under nodes/ or credentials/; after a compile without errors
+ * the package is copied into the user folder again and n8n restarts (it loads community nodes at start-up).
+ * @param {import('./runtime').RuntimePaths} runtime
+ * @param {import('./lib/n8n-process').N8nEnv} env
+ * @param {import('node:child_process').ChildProcess} first  the running n8n
+ */
+function watchNodes(runtime, env, first) {
+	let n8n = first;
+	const { child } = watchBuild({
+		cwd: REPO,
+		say,
+		logFile: logPath('tsc'),
+		reload: async () => {
+			const started = Date.now();
+			say('watch: build changed; reinstalling the package and restarting n8n …');
+			setup.installPackage(P.userFolder);
+			await supervisor.replace('n8n', n8n, async () => (n8n = await startN8n(runtime, env)));
+			say(
+				`watch: n8n reloaded with the new build (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+			);
+		},
+	});
+	supervisor.track('tsc', child);
+	say(`watch: tsc --watch (pid ${child.pid}) rebuilds dist/ on changes in nodes/ and credentials/`);
 }
 
 main().catch((e) => {

@@ -1,19 +1,21 @@
 #!/usr/bin/env node
 // @ts-check
 'use strict';
-// `npm test`: the whole suite in order — typecheck, format, lint, build, unit, integration, e2e (real n8n app and
-// browser). It works as the first command on a fresh clone: before any step it installs what is missing
+// `npm test`: the whole suite in order — typecheck, format, lint, build, scan (n8n's package scanner and
+// actionlint, test/scan/), unit, integration, e2e (real n8n app and browser). It works as the first command on a fresh clone: before any step it installs what is missing
 // (scripts/bootstrap.js: `npm ci` when node_modules is missing or older than package-lock.json; for the e2e step
 // the cached n8n runtime, scripts/runtime.js, and Debian's Chromium when running as root).
-// Each step prints its own output; the first failing step fails the run. The last line sums the jest steps as
+// Each step prints its own output (typecheck, format and lint run together, and so do unit and integration: see
+// TOGETHER); the first failing step fails the run. The last line sums the jest steps as
 // "tests: N passed, N failed".
 //
 //   npm test                 every step
-//   npm run test:fast        typecheck, format, lint, build, unit, integration (no real app, no browser)
+//   npm run test:fast        typecheck, format, lint, build, unit, integration (no scan, no real app, no browser)
 //   TEST_STEPS=lint,unit npm test    only the named steps (in the order above)
+//   --dry-run                prints the steps it would run (and those it leaves out), runs nothing
 //
 // Plain CommonJS without dependencies: it runs before node_modules exists.
-const { spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -45,11 +47,23 @@ const steps = [
 	['format', 'npm', ['run', 'format:check']],
 	['lint', 'npm', ['run', 'lint']],
 	['build', 'npm', ['run', 'build']],
+	['scan', ...jest('scan')], // the slow tool runs, once: n8n's scanner over the packed package, actionlint
 	['unit', ...jest('unit')],
-	['integration', ...jest('integration')],
+	// 4 workers even on 2 cores: the integration tests mostly wait (the node's 5-second polls, retries, webhooks),
+	// so their files overlap well; jest's default (cores - 1) runs them one at a time on 2 cores
+	['integration', ...jest('integration', ['--maxWorkers=4'])],
 	['e2e', ...jest('e2e', ['--runInBand'])],
 ];
+// Steps that run at the same time when both or all are selected: each of the checks is single-threaded, and the
+// integration tests mostly wait (polls, retries, webhooks), so together they use the cores that one alone leaves
+// idle. Their output is printed as each finishes.
+const TOGETHER = [
+	['typecheck', 'format', 'lint'],
+	['unit', 'integration'],
+];
+// The inner loop: no scan (a minute of npm pack and n8n's scanner) and no real n8n app. `npm test` (CI) runs both.
 const FAST = ['typecheck', 'format', 'lint', 'build', 'unit', 'integration'];
+const DRY_RUN = process.argv.includes('--dry-run');
 const only = process.env[ENV.TEST_STEPS]
 	? String(process.env[ENV.TEST_STEPS])
 			.split(',')
@@ -65,6 +79,9 @@ if (unknown.length) {
 	process.exit(2);
 }
 const selected = steps.filter(([name]) => !only || only.includes(name));
+const left = steps
+	.filter(([name]) => !selected.some(([picked]) => picked === name))
+	.map(([n]) => n);
 const T0 = Date.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @type {string[]} */
@@ -127,17 +144,84 @@ async function prepare() {
 }
 
 async function main() {
+	if (left.length)
+		notes.push(
+			`not run: ${left.join(', ')}${left.includes('scan') ? ' (the package scan and actionlint run in `npm test` and CI; alone: TEST_STEPS=build,scan npm test)' : ''}`,
+		);
+	const batches = batch(selected);
+	if (DRY_RUN) {
+		for (const group of batches)
+			for (const [name, cmd, args] of group)
+				console.log(
+					`${name}: ${cmd} ${args.filter((a) => !a.startsWith(reports)).join(' ')}${
+						group.length > 1
+							? `   (together with ${group
+									.filter(([n]) => n !== name)
+									.map(([n]) => n)
+									.join(', ')})`
+							: ''
+					}`,
+				);
+		for (const note of notes) console.log(note);
+		rmSync(reports, { recursive: true, force: true });
+		return;
+	}
 	await prepare();
-	for (const [name, cmd, args] of selected) {
-		const started = Date.now();
-		console.log(`\n=== ${name}: ${cmd} ${args.filter((a) => !a.startsWith(reports)).join(' ')}`);
-		const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
-		count(name);
-		const seconds = ((Date.now() - started) / 1000).toFixed(1);
-		if (result.status !== 0) fail(name, seconds, result.status);
-		console.log(`=== ${name} passed (${seconds} s)`);
+	for (const group of batches) {
+		if (group.length > 1)
+			console.log(
+				`\n=== ${group.map(([n]) => n).join(', ')}: together (each one's output when it ends)`,
+			);
+		const results = await Promise.all(group.map((step) => runStep(step, group.length > 1)));
+		const failed = results.find((r) => r.status !== 0);
+		if (failed) fail(failed.name, failed.seconds, failed.status);
 	}
 	summary();
+}
+
+/**
+ * The selected steps in order, consecutive members of one TOGETHER group in one batch.
+ * @param {Step[]} list @returns {Step[][]}
+ */
+function batch(list) {
+	/** @type {Step[][]} */
+	const batches = [];
+	for (const step of list) {
+		const last = batches[batches.length - 1];
+		const group = TOGETHER.find((g) => g.includes(step[0]));
+		if (last && group && last.every(([n]) => group.includes(n))) last.push(step);
+		else batches.push([step]);
+	}
+	return batches;
+}
+
+/**
+ * One step; alone its output goes straight to the terminal, together with others it is printed when it ends.
+ * @param {Step} step @param {boolean} buffered
+ * @returns {Promise<{ name: string, status: number | null, seconds: string }>}
+ */
+function runStep([name, cmd, args], buffered) {
+	const started = Date.now();
+	const header = `=== ${name}: ${cmd} ${args.filter((a) => !a.startsWith(reports)).join(' ')}`;
+	if (!buffered) console.log(`\n${header}`);
+	const child = spawn(cmd, args, {
+		cwd: root,
+		env: process.env,
+		stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+	});
+	/** @type {Buffer[]} */
+	const output = [];
+	child.stdout?.on('data', (c) => output.push(c));
+	child.stderr?.on('data', (c) => output.push(c));
+	return new Promise((resolve) => {
+		child.on('close', (status) => {
+			count(name);
+			const seconds = ((Date.now() - started) / 1000).toFixed(1);
+			if (buffered) process.stdout.write(`\n${header}\n${Buffer.concat(output).toString()}`);
+			if (status === 0) console.log(`=== ${name} passed (${seconds} s)`);
+			resolve({ name, status, seconds });
+		});
+	});
 }
 
 main().catch((e) => {

@@ -21,10 +21,12 @@ async function guarded(reply: FastifyReply, action: () => unknown): Promise<unkn
 
 /** The control API under /__sandbox/ (no authentication). */
 export function registerControl(app: FastifyInstance, sandbox: Sandbox, startedAt: number): void {
+	const clockView = () => ({ mode: sandbox.clock.mode, now_ms: sandbox.clock.now() });
 	app.get('/__sandbox/health', async () => ({
 		status: 'ok',
 		shape: sandbox.config.shape,
 		step_ms: sandbox.config.stepMs,
+		clock: sandbox.clock.mode,
 		uptime_s: Math.round((Date.now() - startedAt) / 1000),
 		operations: sandbox.contract.operations.length,
 	}));
@@ -79,6 +81,21 @@ export function registerControl(app: FastifyInstance, sandbox: Sandbox, startedA
 				sandbox.journeys.advance(j, request.body?.to);
 				return { client_id: j.clientId, status: j.status };
 			});
+		},
+	);
+
+	app.get('/__sandbox/clock', async () => clockView());
+
+	app.post<{ Body: { ms?: unknown } | undefined }>(
+		'/__sandbox/clock/advance',
+		async (request, reply) => {
+			const ms = request.body?.ms ?? sandbox.config.stepMs;
+			if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0)
+				return fail(reply, 400, 'ms must be a non-negative integer (milliseconds)');
+			if (sandbox.clock.mode !== 'manual')
+				return fail(reply, 409, 'the clock is real (start the sandbox with clock: manual)');
+			const fired = sandbox.clock.advance(ms);
+			return { ...clockView(), fired };
 		},
 	);
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
+import { Clock } from './timers.cjs';
+
 /** Job id that always answers JOB_INCOMPLETE. */
 export const INCOMPLETE_JOB_ID = 'job_incomplete';
 /** Steps an analysis job takes to complete. */
@@ -20,21 +22,24 @@ export interface JobProgress {
 }
 
 /**
- * ITR analysis jobs: `processing` for 2 steps after creation, then `completed` (derived from the clock).
+ * ITR analysis jobs: `processing` for 2 steps after creation, then `completed` (derived from the sandbox's clock).
  * Jobs the sandbox did not create are `completed`, except `job_incomplete`, which never completes.
  */
 export class ItrJobs {
 	private readonly jobs = new Map<string, ItrJob>();
 	private readonly resets = new Map<string, 'otp_sent' | 'password_reset'>();
 
-	constructor(private readonly stepMs: number) {}
+	constructor(
+		private readonly stepMs: number,
+		private readonly clock: Clock = new Clock(),
+	) {}
 
 	create(pan: string, assessmentYears?: string[]): ItrJob {
 		const job = {
 			jobId: `itr_${randomBytes(12).toString('hex')}`,
 			pan,
 			assessmentYears,
-			createdAt: Date.now(),
+			createdAt: this.clock.now(),
 		};
 		this.jobs.set(job.jobId, job);
 		return job;
@@ -48,7 +53,7 @@ export class ItrJobs {
 		if (jobId === INCOMPLETE_JOB_ID) return { status: 'processing', progress: 10 };
 		const job = this.jobs.get(jobId);
 		if (!job) return { status: 'completed', progress: 100 };
-		const steps = Math.min(ITR_STEPS, Math.floor((Date.now() - job.createdAt) / this.stepMs));
+		const steps = Math.min(ITR_STEPS, Math.floor((this.clock.now() - job.createdAt) / this.stepMs));
 		return steps >= ITR_STEPS
 			? { status: 'completed', progress: 100 }
 			: { status: 'processing', progress: Math.round((steps / ITR_STEPS) * 100) };

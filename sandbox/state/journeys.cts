@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Shape } from '../config.cjs';
 import { ApiError } from '../errors.cjs';
-import { Timers } from './timers.cjs';
+import { Clock, Timers, type TimerHandle } from './timers.cjs';
 
 export const JOURNEY_STATES = [
 	'initiated',
@@ -58,7 +58,7 @@ export interface Journey {
 	updatedAt: string;
 	expiresAt: string;
 	history: Array<{ status: JourneyState; at: string }>;
-	timer?: NodeJS.Timeout;
+	timer?: TimerHandle;
 }
 
 export type JourneyListener = (journey: Journey, previous: JourneyState) => void;
@@ -71,13 +71,16 @@ export type JourneyListener = (journey: Journey, previous: JourneyState) => void
  */
 export class Journeys {
 	private readonly journeys = new Map<string, Journey>();
-	private readonly timers = new Timers();
+	private readonly timers: Timers;
 
 	constructor(
 		private readonly stepMs: number,
 		private readonly ttlMs: number,
 		private readonly onChange: JourneyListener,
-	) {}
+		clock: Clock = new Clock(),
+	) {
+		this.timers = new Timers(clock);
+	}
 
 	create(input: JourneyInput, shape: Shape): Journey {
 		const now = new Date();

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.cjs';
-import { Timers } from './timers.cjs';
+import { Clock, Timers } from './timers.cjs';
 
 export const SESSION_STATES = ['created', 'completed', 'expired', 'abandoned'] as const;
 export type SessionState = (typeof SESSION_STATES)[number];
@@ -41,9 +41,14 @@ export type SessionListener = (session: Session, previous: SessionState) => void
 /** Hosted collection sessions: created → completed (data submitted) | abandoned (left) | expired (expires_in). */
 export class Sessions {
 	private readonly sessions = new Map<string, Session>();
-	private readonly timers = new Timers();
+	private readonly timers: Timers;
 
-	constructor(private readonly onChange: SessionListener) {}
+	constructor(
+		private readonly onChange: SessionListener,
+		clock: Clock = new Clock(),
+	) {
+		this.timers = new Timers(clock);
+	}
 
 	create(input: SessionInput): Session {
 		const now = new Date();

@@ -50,6 +50,24 @@ class Supervisor {
 		/** @type {{ name: string, child: ChildProcess }[]} */
 		this.children = [];
 		this.shuttingDown = false;
+		/** @type {Set<ChildProcess>} children stopped on purpose by replace() */
+		this.replaced = new Set();
+	}
+
+	/**
+	 * Stop the tracked `child` (its exit is expected, nothing shuts down) and track what `start()` starts in its
+	 * place, e.g. n8n restarted with a new build (`npm run dev`).
+	 * @param {string} name
+	 * @param {ChildProcess} child
+	 * @param {() => Promise<unknown>} start  starts and track()s the replacement
+	 */
+	async replace(name, child, start) {
+		this.replaced.add(child);
+		this.children = this.children.filter((c) => c.child !== child);
+		const gone = await stopGroup(child, { graceMs: this.graceMs });
+		if (!gone) throw new Error(`${name} (pid ${child.pid}) did not stop`);
+		if (this.shuttingDown) return;
+		await start();
 	}
 
 	/** Handle SIGINT/SIGTERM/SIGHUP (shutdown with 130/143) and, on exit, SIGKILL whatever is left. */
@@ -87,7 +105,7 @@ class Supervisor {
 	 */
 	watch(name, child) {
 		child.on('exit', (code, signal) => {
-			if (this.shuttingDown) return;
+			if (this.shuttingDown || this.replaced.has(child)) return;
 			this.shutdown(
 				1,
 				`${name} exited unexpectedly (${signal ? `signal ${signal}` : `code ${code}`}); see ${places.logPath(this.userFolder, name)}`,

@@ -22,9 +22,19 @@ export interface SandboxHandle {
 	close(): Promise<void>;
 }
 
-/** Starts the sandbox in-process on a random loopback port. */
+/**
+ * Starts the sandbox in-process on a random loopback port. Its clock is manual unless `clock: 'real'`: journeys,
+ * ITR jobs and sessions move only when the test advances the clock (`control.advanceClock`), so no test races a
+ * timer. The e2e suites, where the real n8n app waits for the sandbox's
+ * webhooks, use the real clock.
+ */
 export async function startTestSandbox(
-	options: { shape?: Shape; stepMs?: number; webhookSecret?: string } = {},
+	options: {
+		shape?: Shape;
+		stepMs?: number;
+		webhookSecret?: string;
+		clock?: 'real' | 'manual';
+	} = {},
 ) {
 	// loaded lazily so suites that do not need the sandbox do not pay for it
 	const { startSandbox } = (await import('../../sandbox/server.cjs')) as {
@@ -35,6 +45,7 @@ export async function startTestSandbox(
 		host: '127.0.0.1',
 		quiet: true,
 		stepMs: 50,
+		clock: 'manual',
 		...options,
 	});
 	return Object.assign(sandbox, { control: new SandboxControl(sandbox.url) });
@@ -92,6 +103,11 @@ export class SandboxControl {
 
 	async advanceJourney(clientId: string, to?: string) {
 		return await this.call('POST', `journeys/${clientId}/advance`, to ? { to } : {});
+	}
+
+	/** Moves a manual clock by `ms` (default: one step), firing the timers due on the way. */
+	async advanceClock(ms?: number): Promise<{ mode: string; now_ms: number; fired: number }> {
+		return await this.call('POST', 'clock/advance', ms === undefined ? {} : { ms });
 	}
 
 	async setSessionStatus(sessionId: string, status: string) {

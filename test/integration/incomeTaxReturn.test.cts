@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { sandboxCredentials, startTestSandbox, withParameters } from '../harness/index.cjs';
 import type { RunResult } from '../harness/index.cjs';
 import {
+	advanceClockAfterRequest,
 	expectApiError,
 	expectInvalidInput,
 	fixtures,
@@ -307,7 +308,13 @@ describe.each(SHAPES)('Income Tax Return, %s shape', (shape) => {
 	});
 
 	test('start → wait for completion → data: the analysed PAN and years come back', async () => {
-		const result = await run(fixture('itr.fullAnalysis'));
+		// the clock moves the job's two steps once the first status request found it processing
+		const result = await advanceClockAfterRequest(
+			sandbox.control,
+			'itr-analyzer/status',
+			2 * 50,
+			run(fixture('itr.fullAnalysis')),
+		);
 		expect(result.error).toBeUndefined();
 		const [started] = result.json('Start Analysis');
 		const [status] = result.json('Wait for Analysis');

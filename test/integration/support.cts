@@ -112,6 +112,30 @@ export async function expectNothingSent<T>(
 	return outcome;
 }
 
+/**
+ * The sandbox's clock is manual (test/harness/sandbox.cts): a journey or an ITR job moves only when the test lets
+ * time pass. While `running` (a workflow run that polls a status) is under way, this waits for its first request to
+ * a path containing `pathPart`, then advances the clock by `ms`: the node's next status request finds every step
+ * due by then done, however slow the machine. Returns the run's outcome.
+ */
+export async function advanceClockAfterRequest<T>(
+	control: SandboxControl,
+	pathPart: string,
+	ms: number,
+	running: Promise<T>,
+): Promise<T> {
+	let settled = false;
+	running.then(
+		() => (settled = true),
+		() => (settled = true),
+	);
+	const before = (await control.requests(pathPart)).length;
+	while (!settled && (await control.requests(pathPart)).length === before)
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	if (!settled) await control.advanceClock(ms);
+	return await running;
+}
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The run stopped on bad input in item 0, naming `field`; its description contains `descriptionPart`. */

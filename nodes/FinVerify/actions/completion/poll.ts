@@ -2,8 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { planPolling, pollUntil } from '../../helpers/polling';
-import type { StatusSummary } from './finalStatus';
 import { isNormalizedOutput } from '../common.descriptions';
+
+/** A simplified status: any object that says whether it is final and what the status is. */
+export type StatusSummary = IDataObject & { isFinal: boolean; status: string | null };
 
 /**
  * Status requests until the status is final or the time limit is reached: no faster than every 5

@@ -17,7 +17,7 @@ import {
 	deliveryKey,
 	releaseInProcess,
 } from './dedupe';
-import { forgetSecrets, rememberedSecret, rememberSecret } from './signingSecret';
+import { forgetSecrets, requiredSigningSecret } from '../shared/signingSecret';
 import type { EventFilter, EventType } from '../shared/events';
 import { applyFilter, normalizeEvent, parseJsonBody } from '../shared/events';
 import { fetchJourneyResults } from '../shared/results';
@@ -49,25 +49,6 @@ const ACCEPTED_ANSWER = { received: true };
 /** Where this trigger's in-memory records (recent deliveries, signing secret) are kept. */
 function triggerScope(this: IHookFunctions | IWebhookFunctions): string {
 	return `${this.getWorkflow().id}:${this.getNode().id}:`;
-}
-
-/**
- * The Webhook Signing Secret of the credential, read again only when the remembered one is older than
- * a minute or `fresh` is asked for (see signingSecret.ts).
- */
-async function signingSecret(this: IWebhookFunctions, nowMs: number, fresh: boolean) {
-	const scope = `${triggerScope.call(this)}${this.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? ''}`;
-	const known = fresh ? undefined : rememberedSecret(scope, nowMs);
-	if (known) return { secret: known, remembered: true };
-	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as FinVerifyCredentials;
-	if (!credentials.webhookSecret) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'The FinVerify credential has no Webhook Signing Secret',
-		);
-	}
-	rememberSecret(scope, credentials.webhookSecret, nowMs);
-	return { secret: credentials.webhookSecret, remembered: false };
 }
 
 /**
@@ -135,7 +116,10 @@ export class FinVerifyTrigger implements INodeType {
 		name: 'finVerifyTrigger',
 		icon: { light: 'file:../../icons/finverify.svg', dark: 'file:../../icons/finverify.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1. n8n 2.41.1 evaluates an expression (its Webhook node v1's binaryData option) for
+		// every delivery to a version-1 start node, so new triggers are 1.1 (docs/trigger.md)
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{"Events: " + ($parameter["events"] || []).join(", ")}}',
 		// n8n's nodes panel shows the trigger's description for the merged FinVerify entry, so it
 		// describes both
@@ -471,11 +455,11 @@ export class FinVerifyTrigger implements INodeType {
 					toleranceSeconds: options.toleranceSeconds,
 					nowMs,
 				});
-			const known = await signingSecret.call(this, nowMs, false);
+			const known = await requiredSigningSecret.call(this, nowMs);
 			let result = check(known.secret);
 			// the secret may have been changed since it was read: read it again before refusing
 			if (!result.valid && result.reason === 'signature_mismatch' && known.remembered)
-				result = check((await signingSecret.call(this, nowMs, true)).secret);
+				result = check((await requiredSigningSecret.call(this, nowMs, true)).secret);
 			if (!result.valid) {
 				return reject(401, {
 					error: 'unauthorized',

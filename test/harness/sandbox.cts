@@ -24,7 +24,16 @@ export interface SandboxHandle {
 
 /** Starts the sandbox in-process on a random loopback port. */
 export async function startTestSandbox(
-	options: { shape?: Shape; stepMs?: number; webhookSecret?: string } = {},
+	options: {
+		shape?: Shape;
+		stepMs?: number;
+		webhookSecret?: string;
+		/** The webhook sender's retry schedule (sandbox/webhooks.cts; defaults spread 12 attempts over minutes). */
+		webhookBackoffMs?: number;
+		webhookMaxBackoffMs?: number;
+		webhookMaxAttempts?: number;
+		webhookTimeoutMs?: number;
+	} = {},
 ) {
 	// loaded lazily so suites that do not need the sandbox do not pay for it
 	const { startSandbox } = (await import('../../sandbox/server.cjs')) as {

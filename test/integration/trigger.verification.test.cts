@@ -220,6 +220,24 @@ describe('HMAC Signature (default)', () => {
 		expect(nodeData?.recentDeliveries).toBeUndefined();
 	});
 
+	test('the signing secret is reused between deliveries, and a changed one is picked up at once', async () => {
+		const { url, hooks } = await serve();
+		expect((await deliver(url, journeyEvent('consent_granted'))).status).toBe(200);
+		// the secret is changed in n8n (the service signs with the new one from now on)
+		engine.setCredentials(
+			sandboxCredentials('http://127.0.0.1:9', { webhookSecret: 'rotated-webhook-secret' }),
+		);
+		const rotated = await deliver(url, journeyEvent('consent_granted'), {
+			secret: 'rotated-webhook-secret',
+		});
+		expect(rotated.status).toBe(200);
+		// once the new secret was read, the old one is refused
+		expect((await deliver(url, journeyEvent('consent_granted'))).status).toBe(401);
+		await hooks.waitForExecutions(2);
+		await settle();
+		expect(hooks.startedCount()).toBe(2);
+	});
+
 	test('a failed check does not poison dedupe: the genuine delivery with that id still gets through', async () => {
 		const { url, hooks } = await serve();
 		const body = journeyEvent('consent_granted');

@@ -3,7 +3,7 @@ import {
 	rememberedSecret,
 	rememberSecret,
 	SECRET_REUSE_MS,
-} from '../../../nodes/FinVerifyTrigger/signingSecret';
+} from '../../nodes/shared/signingSecret';
 
 describe('the signing secret kept between deliveries', () => {
 	test('reused for less than SECRET_REUSE_MS after it was read, then read again', () => {

@@ -24,6 +24,7 @@ import {
 	rotated,
 	settings,
 	sleep,
+	startStub,
 } from './lib.cjs';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -582,5 +583,87 @@ export async function appTrigger(stub: StubProcess) {
 		return { deliveries: TRIGGER_DELIVERIES, inFlight: TRIGGER_IN_FLIGHT, results };
 	} finally {
 		await stack.stop();
+	}
+}
+
+/** The seconds-long service scenario: BENCH_SLOW_ITEMS items, each answered after 2,000 ms, 50 in flight. */
+const SLOW_LATENCY_MS = 2000;
+const SLOW_IN_FLIGHT = 50;
+const SLOW_ITEMS = Number(process.env.BENCH_SLOW_ITEMS ?? (settings.quick ? 100 : 500));
+
+/**
+ * A service that takes 2 s per answer (bureaus take seconds): the FinVerify node with Items in Parallel 50, and
+ * n8n's HTTP Request node with 50 a batch and a batch every 2 s (about 50 in flight), against a stub answering
+ * after 2,000 ms; the ideal is items ÷ 50 × 2 s. Needs Items in Parallel to allow 50 (issue #23 item 4).
+ */
+export async function appLatency() {
+	const stub = await startStub({ STUB_LATENCY_MS: String(SLOW_LATENCY_MS) });
+	try {
+		const url = `${stub.url}${CIN_PATH}`;
+		const wfs = {
+			node: workflow('slowNode', [
+				makeItems(SLOW_ITEMS),
+				{
+					id: 'target',
+					name: TARGET,
+					type: 'n8n-nodes-finverify.finVerify',
+					typeVersion: 1,
+					credentials: credentialRef,
+					parameters: {
+						resource: 'company',
+						operation: 'getByCin',
+						company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
+						requestOptions: { concurrency: SLOW_IN_FLIGHT, maxRetries: 0, timeout: 60_000 },
+					},
+				},
+			]),
+			httpRequest: workflow('slowHttpRequest', [
+				makeItems(SLOW_ITEMS),
+				{
+					id: 'target',
+					name: TARGET,
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					credentials: credentialRef,
+					parameters: {
+						method: 'POST',
+						url,
+						authentication: 'predefinedCredentialType',
+						nodeCredentialType: 'finVerifyApi',
+						sendBody: true,
+						bodyParameters: { parameters: [{ name: 'cin', value: '={{ $json.cin }}' }] },
+						options: {
+							batching: { batch: { batchSize: SLOW_IN_FLIGHT, batchInterval: SLOW_LATENCY_MS } },
+						},
+					},
+				},
+			]),
+		};
+		const stack = await startApp(stub, Object.values(wfs), 'latency');
+		try {
+			log(
+				`real app at ${SLOW_LATENCY_MS} ms a request: ${SLOW_ITEMS} items, ${SLOW_IN_FLIGHT} in flight`,
+			);
+			const results = await rotated(
+				Object.entries(wfs).map(([name, wf]) => ({
+					name,
+					run: async () => {
+						const r = await runOnce(stack, wf);
+						return { ms: r.nodeMs, wallMs: r.wallMs };
+					},
+				})),
+			);
+			return {
+				items: SLOW_ITEMS,
+				inFlight: SLOW_IN_FLIGHT,
+				latencyMs: SLOW_LATENCY_MS,
+				idealMs: (SLOW_ITEMS / SLOW_IN_FLIGHT) * SLOW_LATENCY_MS,
+				results,
+			};
+		} finally {
+			await stack.stop();
+		}
+	} finally {
+		await stub.close();
 	}
 }

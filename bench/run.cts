@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import path from 'node:path';
 
-import { appStatement, appThroughput, appTrigger } from './app.cjs';
+import { appLatency, appStatement, appThroughput, appTrigger } from './app.cjs';
 import { writeDocs } from './docs.cjs';
 import { createEngine, profile, scaling, throughput } from './engine.cjs';
 import { childJson, log, MB, median, REPO, settings, startStub } from './lib.cjs';
@@ -147,6 +147,7 @@ async function main() {
 		}
 		if (settings.app && ONLY !== 'engine') {
 			if (APP_SCENARIOS.has('throughput')) await section('app', () => appThroughput(stub));
+			if (APP_SCENARIOS.has('latency')) await section('appLatency', appLatency);
 			if (APP_SCENARIOS.has('trigger')) await section('appTrigger', () => appTrigger(stub));
 			if (APP_SCENARIOS.has('statement')) await section('appStatement', () => appStatement(stub));
 		}

@@ -2,7 +2,7 @@
 // @ts-check
 'use strict';
 // `npm test`: the whole suite in order — typecheck, format, lint, build, unit, integration, e2e (real n8n app and
-// browser). It works as the first command on a fresh clone: before any step it installs what is missing
+// browser), scale (the real n8n app under load). It works as the first command on a fresh clone: before any step it installs what is missing
 // (scripts/bootstrap.js: `npm ci` when node_modules is missing or older than package-lock.json; for the e2e step
 // the cached n8n runtime, scripts/runtime.js, and Debian's Chromium when running as root).
 // Each step prints its own output; the first failing step fails the run. The last line sums the jest steps as
@@ -48,6 +48,8 @@ const steps = [
 	['unit', ...jest('unit')],
 	['integration', ...jest('integration')],
 	['e2e', ...jest('e2e', ['--runInBand'])],
+	// the real n8n app under load (test/scale/): 500 executions waiting for callbacks, all resumed
+	['scale', ...jest('scale', ['--runInBand'])],
 ];
 const FAST = ['typecheck', 'format', 'lint', 'build', 'unit', 'integration'];
 const only = process.env[ENV.TEST_STEPS]
@@ -107,7 +109,7 @@ async function prepare() {
 		console.error(`=== setup: ${e.message}`);
 		fail('setup (npm ci)', ((Date.now() - started) / 1000).toFixed(1), 1);
 	}
-	if (!selected.some(([name]) => name === 'e2e')) return;
+	if (!selected.some(([name]) => name === 'e2e' || name === 'scale')) return;
 	try {
 		const { ensureRuntime } = require('./runtime');
 		const runtime = await ensureRuntime({ log: say });
@@ -116,6 +118,7 @@ async function prepare() {
 		console.error(`=== setup: the n8n runtime could not be installed: ${e.message}`);
 		fail('setup (n8n runtime)', ((Date.now() - started) / 1000).toFixed(1), 1);
 	}
+	if (!selected.some(([name]) => name === 'e2e')) return; // the browser suite is in the e2e step
 	const chromium = bootstrap.ensureChromium({ log: say });
 	if (chromium.ok) say(`chromium: ${chromium.path}`);
 	else {

@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 
-import { log, N8nStack, waitFor, type Workflow } from './helpers/stack.cjs';
+import { log, N8nStack, waitFor, type Workflow } from '../e2e/helpers/stack.cjs';
 
 const COUNT = Number(process.env.FINVERIFY_WAITING_LOAD) || 500;
 /** The final callbacks are all triggered within this time (the issue: "within a minute"). */

@@ -132,25 +132,21 @@ test('error-handling: the not-found CIN leaves through the error output and is r
 	const r = await run('error-handling.json');
 	expect(r.status).toBe('success'); // Continue (using error output): the execution itself succeeds
 
+	// the same on n8n 1.x and 2.x: the error item is { error: { message, code, httpCode, description },
+	// message }, the one shape both lines route to the error output (n8n merges in the input's `cin`)
 	const ok = r.json('Get company by CIN', 0);
 	const failed = r.json('Get company by CIN', 1);
-	if (stack.runtime.n8nVersion.startsWith('1.')) {
-		// n8n 1.x routes an item to the error output only when its json is exactly {error} or {error, message};
-		// the node's error items also carry `details` (2.x accepts that), so on 1.x they stay on the success
-		// output, with `error` and `details` intact (docs/testing.md, "n8n 1.x").
-		expect(failed).toEqual([]);
-		expect(ok.map((i) => i.cin ?? null)).toEqual(['L17110MH1973PLC019786', null]);
-		expect(ok[1]).toEqual({
-			error: expect.stringContaining('U00000MH0000PTC000404'),
-			details: expect.objectContaining({ code: 'COMPANY_NOT_FOUND', httpCode: 404 }),
-		});
-		return;
-	}
 	expect(ok.map((i) => i.cin)).toEqual(['L17110MH1973PLC019786']);
 	expect(failed).toHaveLength(1);
 	expect(failed[0]).toMatchObject({
-		error: expect.stringContaining('U00000MH0000PTC000404'),
-		details: { code: 'COMPANY_NOT_FOUND', httpCode: 404 },
+		cin: 'U00000MH0000PTC000404',
+		message: expect.stringContaining('U00000MH0000PTC000404'),
+		error: {
+			message: expect.stringContaining('U00000MH0000PTC000404'),
+			code: 'COMPANY_NOT_FOUND',
+			httpCode: 404,
+			description: expect.stringContaining('HTTP 404'),
+		},
 	});
 
 	expect(r.json('Verified company')).toEqual([
@@ -167,7 +163,7 @@ test('error-handling: the not-found CIN leaves through the error output and is r
 		verified: false,
 		errorCode: 'COMPANY_NOT_FOUND',
 		httpCode: 404,
-		errorMessage: failed[0].error,
+		errorMessage: failed[0].message,
 	});
 	expect(Date.parse(recorded.recordedAt)).not.toBeNaN();
 });

@@ -124,7 +124,7 @@ describe.each(SHAPES)('Company, %s shape', (shape) => {
 			const result = await run(fixture('getByCin.notFound'));
 			expect(result.output(NODE, 0)).toHaveLength(0);
 			expect(result.output(NODE, 1)[0].json).toMatchObject({
-				details: { code: 'COMPANY_NOT_FOUND', httpCode: 404 },
+				error: { code: 'COMPANY_NOT_FOUND', httpCode: 404 },
 			});
 		});
 	});
@@ -169,7 +169,7 @@ describe.each(SHAPES)('Company, %s shape', (shape) => {
 		test('not found: LLPIN_NOT_FOUND on the error output', async () => {
 			const result = await run(fixture('getLlpByLlpin.notFound'));
 			expect(result.output(NODE, 1)[0].json).toMatchObject({
-				details: { code: 'LLPIN_NOT_FOUND', httpCode: 404 },
+				error: { code: 'LLPIN_NOT_FOUND', httpCode: 404 },
 			});
 		});
 	});
@@ -222,7 +222,7 @@ describe.each(SHAPES)('Company, %s shape', (shape) => {
 			const result = await run(fixture('getEntityByPan.notFound'));
 			expect(result.output(NODE, 1)[0].json).toMatchObject({
 				pan: 'ZZZZZ0404Z',
-				details: { code: 'PAN_NOT_FOUND', httpCode: 404 },
+				error: { code: 'PAN_NOT_FOUND', httpCode: 404 },
 			});
 		});
 	});
@@ -292,7 +292,7 @@ describe.each(SHAPES)('Company, %s shape', (shape) => {
 			expect(empty.output(NODE)).toHaveLength(0);
 			const failed = await run(fixture('searchByName.noResultsError'));
 			expect(failed.output(NODE, 1)[0].json).toMatchObject({
-				details: { code: 'NO_RESULTS', httpCode: 404 },
+				error: { code: 'NO_RESULTS', httpCode: 404 },
 			});
 		});
 

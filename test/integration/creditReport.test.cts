@@ -8,6 +8,7 @@ import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import { withParameters } from '../harness/index.cjs';
 import {
+	expectApiError,
 	expectNothingSent,
 	fixtures,
 	NODE,
@@ -198,8 +199,8 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 				const [failed] = result.output(NODE, 1);
 				expect(failed.pairedItem).toEqual({ item: 0 });
 				expect(failed.json).toMatchObject({
-					error: expect.any(String),
-					details: { code: 'ERROR', httpCode },
+					message: expect.any(String),
+					error: { code: 'ERROR', httpCode },
 				});
 			},
 		);
@@ -272,19 +273,19 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 			const result = await run(fixture('getCommercialReport.notFound'));
 			expect(result.output(NODE, 0)).toHaveLength(0);
 			expect(result.output(NODE, 1)[0].json).toMatchObject({
-				details: { code: 'REPORT_NOT_FOUND', httpCode: 404 },
+				error: { code: 'REPORT_NOT_FOUND', httpCode: 404 },
 			});
 		});
 
-		test('a key without the permission: the API code arrives on the error output', async () => {
+		test('a key without the permission: the node stops naming the credential, even with the error output on', async () => {
 			const result = await run(fixture('getCommercialReport.permissionDenied'), {
 				apiKey: 'corporate-only-key',
 				apiSecret: 'corporate-only-secret',
 			});
-			const [failed] = result.output(NODE, 1);
-			expect(failed.json).toMatchObject({
-				details: { code: 'PERMISSION_DENIED', httpCode: 403 },
-			});
+			expect(result.error?.message).toMatch(
+				/^The FinVerify API credential "FinVerify sandbox" was rejected by the service \(HTTP 403 PERMISSION_DENIED/,
+			);
+			expectApiError(result, 'PERMISSION_DENIED', '403');
 		});
 	});
 });

@@ -89,7 +89,7 @@ describe('Get EPFO Record (one documented shape)', () => {
 		expect(result.output(NODE, 0)).toHaveLength(0);
 		const [failed] = result.output(NODE, 1);
 		expect(failed.pairedItem).toEqual({ item: 0 });
-		expect(failed.json).toMatchObject({ error: expect.any(String), details: { code, httpCode } });
+		expect(failed.json).toMatchObject({ message: expect.any(String), error: { code, httpCode } });
 	});
 });
 
@@ -197,8 +197,8 @@ describe.each(SHAPES)('Get EPFO Record with Credit Report, %s shape', (shape) =>
 		const result = await run(fixture('getEpfoRecordWithCredit.partialError'));
 		expect(result.output(NODE, 0)).toHaveLength(0);
 		expect(result.output(NODE, 1)[0].json).toMatchObject({
-			error: 'The service returned no EPFO employment record for this mobile number',
-			details: { code: 'PARTIAL_DATA' },
+			message: 'The service returned no EPFO employment record for this mobile number',
+			error: { code: 'PARTIAL_DATA' },
 		});
 	});
 });

@@ -1,7 +1,9 @@
 /**
- * Error items (On Error: Continue (using error output)) carry the same `details` keys for every failure,
- * so a Switch on `details.code` sees every case: the service's code and HTTP status (a number) for its
- * answers, INVALID_INPUT and no status for input the node refused before sending.
+ * Error items (On Error: Continue (using error output)) are `{ error: { message, code, httpCode,
+ * description }, message }`: the one shape n8n 1.x and 2.x both route to the error output (1.x takes
+ * only `error` and `message` as keys). The same `error` keys for every failure, so a Switch on
+ * `error.code` sees every case: the service's code and HTTP status (a number) for its answers,
+ * INVALID_INPUT and no status for input the node refused before sending.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -11,7 +13,7 @@ import { NODE, withSandbox } from './support.cjs';
 describe('error items', () => {
 	const sandbox = withSandbox();
 
-	test('a service error and an input error have the same details keys', async () => {
+	test('a service error and an input error have the same keys, on the error output', async () => {
 		const result = await sandbox.run(
 			nodeWorkflow({
 				items: [
@@ -31,8 +33,12 @@ describe('error items', () => {
 		expect(result.error).toBeUndefined();
 		const failed = result.output(NODE, 1);
 		expect(failed.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		const [notFound, invalid] = failed.map((i) => i.json.details as IDataObject);
-		expect(Object.keys(notFound).sort()).toEqual(['code', 'description', 'httpCode']);
+		// only `error` and `message` (n8n merges in the paired input item's fields: `cin`)
+		for (const item of failed)
+			expect(Object.keys(item.json).sort()).toEqual(['cin', 'error', 'message']);
+		const [notFound, invalid] = failed.map((i) => i.json.error as IDataObject);
+		expect(Object.keys(notFound).sort()).toEqual(['code', 'description', 'httpCode', 'message']);
+		expect(failed.map((i) => i.json.message)).toEqual([notFound.message, invalid.message]);
 		expect(Object.keys(invalid).sort()).toEqual(Object.keys(notFound).sort());
 		expect(notFound).toMatchObject({ code: 'COMPANY_NOT_FOUND', httpCode: 404 });
 		expect(invalid).toMatchObject({ code: 'INVALID_INPUT', httpCode: null });
@@ -51,7 +57,8 @@ describe('error items', () => {
 				},
 			}),
 		);
-		expect(result.output(NODE, 1)[0].json.details).toEqual({
+		expect(result.output(NODE, 1)[0].json.error).toEqual({
+			message: expect.stringContaining('Subject Has Consented'),
 			code: 'INVALID_INPUT',
 			httpCode: null,
 			description: expect.stringContaining('Subject Has Consented'),

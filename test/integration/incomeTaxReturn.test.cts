@@ -370,7 +370,7 @@ describe.each(SHAPES)('Income Tax Return, %s shape', (shape) => {
 				),
 			});
 			const [item] = result.output(NODE, 1);
-			expect(item.json).toMatchObject({ details: { code: 'WEAK_PASSWORD', httpCode: 422 } });
+			expect(item.json).toMatchObject({ error: { code: 'WEAK_PASSWORD', httpCode: 422 } });
 			expect(JSON.stringify(item.json)).not.toContain('weakpassword');
 		});
 

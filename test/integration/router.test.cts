@@ -54,8 +54,9 @@ afterAll(async () => await stub.close());
 beforeEach(() => stub.requests.splice(0));
 
 test('with 3 items in parallel, slow early answers still come out in input order, each paired to its input', async () => {
-	// answers in arrival order: the first two are slow, the rest fast
-	stub.respond(PATH, { ...ok('X'), delayMs: 400 }, { ...ok('X'), delayMs: 300 }, ok('X'));
+	// answers in arrival order: the first (the execution's probe, sent alone) is fast, the next two
+	// slow, the rest fast
+	stub.respond(PATH, ok('X'), { ...ok('X'), delayMs: 400 }, { ...ok('X'), delayMs: 300 }, ok('X'));
 	const result = await engine.run(
 		lookupEach(
 			cins.map((cin) => ({ cin })),
@@ -70,8 +71,9 @@ test('with 3 items in parallel, slow early answers still come out in input order
 		[...cins].sort(),
 	);
 	expect(items.map((i) => i.pairedItem)).toEqual(cins.map((_, index) => ({ item: index })));
-	// parallel: the third request left before the first answer came back
-	expect(stub.requests[2].at - stub.requests[0].at).toBeLessThan(300);
+	// parallel once the probe was answered: the fourth request left before the second answer came
+	// back
+	expect(stub.requests[3].at - stub.requests[1].at).toBeLessThan(300);
 });
 
 test('concurrency 1 sends one request at a time', async () => {
@@ -103,12 +105,13 @@ test('Continue On Fail (regular output): error items keep their place and pairin
 	const items = result.output('FinVerify');
 	expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	expect(items[1].json).toEqual({
-		error: 'Invalid Company (CIN or LLPIN) in item 1 (got "bad")',
-		details: {
+		error: {
+			message: 'Invalid Company (CIN or LLPIN) in item 1 (got "bad")',
 			code: 'INVALID_INPUT',
 			httpCode: null,
 			description: expect.stringContaining('21 letters and digits'),
 		},
+		message: 'Invalid Company (CIN or LLPIN) in item 1 (got "bad")',
 	});
 	expect(items[0].json.cin).toBeDefined();
 	expect(stub.requests).toHaveLength(2);
@@ -139,7 +142,7 @@ test('Continue (using error output): API failures go to the error branch, succes
 	expect(failed[0].pairedItem).toEqual({ item: 1 });
 	expect(failed[0].json).toMatchObject({
 		cin: cins[1], // n8n merges the input item into error-output items
-		error: 'Company not found',
-		details: { code: 'COMPANY_NOT_FOUND', httpCode: 404 },
+		message: 'Company not found',
+		error: { message: 'Company not found', code: 'COMPANY_NOT_FOUND', httpCode: 404 },
 	});
 });

@@ -2,6 +2,8 @@
  * Issue #2: the transport through n8n-core's real engine against a scripted loopback server.
  * Credential headers, the five error envelope variants, retries, and secrets never leaking.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { Engine, nodeWorkflow, startStubServer } from '../harness/index.cjs';
 import type { StubServer } from '../harness/index.cjs';
 
@@ -128,7 +130,12 @@ describe.each([
 		stub.respond(PATH, { status, body });
 		const error = errorOf(await engine.run(cinLookup()));
 		expect(error.name).toBe('NodeApiError');
-		expect(error.message).toBe(message);
+		// a 401 names the credential and keeps the service's message
+		if (status === 401)
+			expect(error.message).toBe(
+				`The FinVerify API credential "FinVerify sandbox" was rejected by the service (HTTP 401 ${code}: ${message})`,
+			);
+		else expect(error.message).toBe(message);
 		expect(error.description).toContain(`Code: ${code}`);
 		expect(error.description).toContain(`HTTP ${status}`);
 		expect(error.httpCode).toBe(String(status));
@@ -268,9 +275,9 @@ test('secrets never appear in an error message, description or JSON', async () =
 	]);
 	for (const secret of Object.values(SECRETS)) expect(everything).not.toContain(secret);
 	expect(stopped.error?.message).toContain('[redacted]');
-	expect(continued.json('FinVerify')[0]).toMatchObject({
-		details: { code: 'UNAUTHORIZED', httpCode: 401 },
-	});
+	// a rejected credential stops the node whatever the error setting
+	expect(continued.error?.message).toContain('[redacted]');
+	expect(continued.error).toMatchObject({ httpCode: '401' });
 });
 
 test('a network failure error holds no request internals (auth headers)', async () => {
@@ -379,7 +386,8 @@ describe('request path cost (issue #13)', () => {
 			expect(result.error).toBeUndefined();
 			const items = result.json('FinVerify');
 			expect(items).toHaveLength(2);
-			for (const item of items) expect(item.error).toMatch(/no valid Base URL/);
+			for (const item of items)
+				expect((item.error as IDataObject).message).toMatch(/no valid Base URL/);
 			expect(stub.requests).toHaveLength(0);
 		} finally {
 			engine.setCredentials({

@@ -362,22 +362,50 @@ export const requestOptionsField: INodeProperties = {
 	default: {},
 	options: [
 		{
+			displayName: 'Fail the Node When Items Fail',
+			name: 'failNodeWhen',
+			type: 'options',
+			options: [
+				{
+					name: 'Never',
+					value: 'never',
+					description: "Failed items go on as error items (n8n's Continue setting)",
+				},
+				{
+					name: 'When All Items Fail',
+					value: 'allItems',
+					description: 'The node fails when not one item succeeded',
+				},
+				{
+					name: 'When More Than a Share Fail',
+					value: 'share',
+					description: 'The node fails when more than Failed Share (%) of the items failed',
+				},
+			],
+			default: 'never',
+			description:
+				'With On Error set to Continue, whether the execution still fails when too many items ' +
+				'failed. A rejected credential or an unavailable service always stops the node.',
+		},
+		{
+			displayName: 'Failed Share (%)',
+			name: 'failedSharePercent',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 100 },
+			default: 50,
+			description:
+				'Used with Fail the Node When Items Fail = When More Than a Share Fail: the node fails ' +
+				'when more than this percentage of the items failed',
+		},
+		{
 			displayName: 'Items in Parallel',
 			name: 'concurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 10 },
+			typeOptions: { minValue: 1, maxValue: 100 },
 			default: 3,
 			description:
-				'How many items are sent to the service at the same time (1-10). Output order and item ' +
-				'pairing are kept.',
-		},
-		{
-			displayName: 'Timeout (Ms)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1000 },
-			default: 30000,
-			description: 'How long to wait for one answer before giving up on that attempt',
+				'How many items are sent to the service at the same time (1-100; stay within your rate ' +
+				'limit). Output order and item pairing are kept; a 429 or an outage holds back every item.',
 		},
 		{
 			displayName: 'Retries',
@@ -389,6 +417,14 @@ export const requestOptionsField: INodeProperties = {
 				'How often to retry on rate limits (429, honouring Retry-After), server errors (5xx) and ' +
 				'network failures, with exponential backoff. Never on 4xx input or authentication errors; ' +
 				'creates are only re-sent when the service proved it did not act.',
+		},
+		{
+			displayName: 'Timeout (Ms)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1000 },
+			default: 30000,
+			description: 'How long to wait for one answer before giving up on that attempt',
 		},
 	],
 };

@@ -39,7 +39,7 @@ const shown = (value: unknown): string => {
 	return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
 };
 
-/** Marks an input-check error: error items carry `details.code` INVALID_INPUT (see the router). */
+/** Marks an input-check error: error items carry `error.code` INVALID_INPUT (see the router). */
 function inputError(error: NodeOperationError): NodeOperationError {
 	error.context.code = 'INVALID_INPUT';
 	return error;

@@ -111,3 +111,19 @@ export function toNodeError(
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, (error as Error)?.message ?? String(error), { itemIndex });
 }
+
+/** Error codes (any envelope, any case) that say the credential or its permissions were refused. */
+const REJECTION_CODES = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'PERMISSION_DENIED']);
+
+/**
+ * True when an answer says the credential (API key, secret, refresh token) or its permissions were
+ * refused: HTTP 401 or 403, or an error envelope whose code or status_code says so. No retry fixes
+ * that, and every other item would be refused the same way.
+ */
+export function isCredentialRejection(httpStatus: number, body: unknown): boolean {
+	if (httpStatus === 401 || httpStatus === 403) return true;
+	if (!isObject(body) || !isErrorEnvelope(body)) return false;
+	if (body.status_code === 401 || body.status_code === 403) return true;
+	const code = parseApiError(body, httpStatus).code?.toUpperCase();
+	return code !== undefined && REJECTION_CODES.has(code);
+}

@@ -14,9 +14,15 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, SANDBOX_BASE_URL } from '../../shared/constants';
-import { isErrorEnvelope, parseApiError } from './errors';
+import { isCredentialRejection, isErrorEnvelope, parseApiError } from './errors';
+import type { AttemptOutcome, GateStop, RequestGate } from './gate';
 import { redactDeep, redactSecrets } from './redact';
-import { retryDelayMs, shouldRetryNetworkError, shouldRetryStatus } from './retry';
+import {
+	isServiceUnreachable,
+	retryDelayMs,
+	shouldRetryNetworkError,
+	shouldRetryStatus,
+} from './retry';
 
 export { CREDENTIAL_TYPE };
 export const API_PREFIX = '/api/v1/services/';
@@ -48,6 +54,11 @@ export interface RequestPolicy {
 	timeoutMs?: number;
 	/** Retries after the first attempt on 429, 5xx and network failures (0 = none). */
 	maxRetries?: number;
+	/**
+	 * The node execution's shared gate (see gate.ts): a rejected credential, an outage or a 429 storm
+	 * seen by one item holds back every other item.
+	 */
+	gate?: RequestGate;
 }
 
 export interface ApiRequestOptions extends RequestPolicy {
@@ -148,6 +159,102 @@ function stopIfChecking(this: FinVerifyContext): void {
 		stopOfContext.set(this, stop);
 	}
 	throw stop;
+}
+
+/**
+ * Errors that stop the node for every item whatever its error setting: the credential was
+ * rejected, or the request gate stopped (outage, 429 storm). No retry and no other item can do
+ * better.
+ */
+const nodeStops = new WeakSet<object>();
+
+export function isNodeStop(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && nodeStops.has(error);
+}
+
+const STOP_TEXT: Record<
+	GateStop['reason'],
+	(stop: GateStop, credential: string) => { message: string; description: string; code: string }
+> = {
+	credentialRejected: (stop, credential) => ({
+		message: `The FinVerify API credential${credential} was rejected by the service (${stop.cause})`,
+		description:
+			'Nothing more was sent, for this or any other item: no retry fixes this. Check the ' +
+			"credential's API Key and API Secret (Collection Sessions also use its Refresh Token), and " +
+			'that the key is allowed to use this operation (HTTP 403).',
+		code: stop.code ?? 'UNAUTHORIZED',
+	}),
+	serviceUnavailable: (stop) => ({
+		message: `The FinVerify service is unavailable: ${stop.rounds} attempts in a row failed (${stop.cause})`,
+		description:
+			`After ${stop.rounds} failed rounds with no good answer between them the node stopped ` +
+			'sending: the items not yet done were not sent. Run the execution again when the service ' +
+			'is back.',
+		code: 'SERVICE_UNAVAILABLE',
+	}),
+	rateLimited: (stop) => ({
+		message: `The FinVerify service kept rate limiting this execution: ${stop.rounds} rounds of ${stop.cause} in a row`,
+		description:
+			'Every item waited out the Retry-After together, for as many rounds as one item has ' +
+			'attempts; the items not yet done were not sent. Lower Items in Parallel, or run the ' +
+			'execution again later.',
+		code: stop.code ?? 'RATE_LIMITED',
+	}),
+};
+
+/** The error every item gets once the gate stopped (marked as a node stop). */
+function stopError(
+	this: FinVerifyContext,
+	stop: GateStop,
+	secrets: Array<string | undefined>,
+	itemIndex?: number,
+): NodeApiError {
+	const name = this.getNode().credentials?.[CREDENTIAL_TYPE]?.name;
+	const text = STOP_TEXT[stop.reason](stop, name ? ` "${name}"` : '');
+	const message = redactSecrets(text.message, secrets);
+	const answer = [
+		stop.code ? `Code: ${stop.code}` : undefined,
+		stop.httpCode !== undefined ? `HTTP ${stop.httpCode}` : undefined,
+	].filter(Boolean);
+	const error = new NodeApiError(
+		this.getNode(),
+		{ message, code: text.code },
+		{
+			message,
+			description: redactSecrets(
+				answer.length > 0 ? `${answer.join(' · ')}. ${text.description}` : text.description,
+				secrets,
+			),
+			httpCode: stop.httpCode !== undefined ? String(stop.httpCode) : undefined,
+			itemIndex,
+		},
+	);
+	error.message = message;
+	nodeStops.add(error);
+	return error;
+}
+
+/** What an answer tells the request gate. */
+function gateOutcome(
+	status: number,
+	parsed: unknown,
+	retryWaitMs: number,
+): AttemptOutcome | undefined {
+	const ok = status >= 200 && status < 300;
+	const parsedError = !ok || isErrorEnvelope(parsed) ? parseApiError(parsed, status) : undefined;
+	const code = parsedError?.code;
+	const cause = `HTTP ${status}${code ? ` ${code}` : ''}`;
+	if (isCredentialRejection(status, parsed))
+		return {
+			kind: 'rejected',
+			cause: parsedError ? `${cause}: ${parsedError.message}` : cause,
+			code,
+			httpCode: status,
+		};
+	if (status === 429)
+		return { kind: 'rateLimited', cause, code, httpCode: status, waitMs: retryWaitMs };
+	if (status >= 500) return { kind: 'unavailable', cause, code, httpCode: status };
+	return { kind: 'answered' };
 }
 
 /** The base address of the credential's environment, without a trailing slash or API prefix. */
@@ -407,11 +514,26 @@ async function sendAttempt(this: FinVerifyContext, target: AttemptTarget): Promi
 /**
  * The one way node code talks to the service. Owns base URL joining, JSON bodies, timeouts, retries
  * (429/5xx/network, exponential backoff with jitter, Retry-After honoured), error normalization
- * into NodeApiError, and keeping every secret out of errors.
+ * into NodeApiError, and keeping every secret out of errors. Behind the node execution's gate (the
+ * policy's `gate`), a rejected credential, an open circuit or a 429 storm ends the request with the
+ * gate's stop error.
  */
 export async function apiRequest(
 	this: FinVerifyContext,
 	options: ApiRequestOptions,
+): Promise<IDataObject> {
+	// this request, as the gate knows it (a probe holds the gate across its retries)
+	const ticket = {};
+	try {
+		return await sendWithRetries.call(this, { ...options, ticket });
+	} finally {
+		options.gate?.release(ticket);
+	}
+}
+
+async function sendWithRetries(
+	this: FinVerifyContext,
+	options: ApiRequestOptions & { ticket: object },
 ): Promise<IDataObject> {
 	const { itemIndex } = options;
 	stopIfChecking.call(this);
@@ -466,7 +588,17 @@ export async function apiRequest(
 		return error;
 	};
 
+	const { gate, ticket } = options;
 	for (let attempt = 0; ; attempt++) {
+		let round = 0;
+		if (gate) {
+			try {
+				round = await gate.admit(ticket);
+			} catch {
+				// the gate stopped (admit throws nothing else): every item gets the same stop error
+				throw stopError.call(this, gate.stop!, secrets, itemIndex);
+			}
+		}
 		const result = await sendAttempt.call(this, {
 			request,
 			credentialOrigin: originOf(baseUrl) ?? baseUrl,
@@ -476,6 +608,9 @@ export async function apiRequest(
 		});
 		if (!result.response) {
 			const { code, cancelled } = result;
+			if (gate && !cancelled && isServiceUnreachable(code)) {
+				gate.record(round, { kind: 'unavailable', cause: code ?? 'no answer' });
+			}
 			if (!cancelled && attempt < maxRetries && shouldRetryNetworkError(code, idempotent)) {
 				await sleep(retryDelayMs(attempt));
 				continue;
@@ -493,6 +628,15 @@ export async function apiRequest(
 		const status = response.statusCode;
 		const { parsed, malformed } = parseBody(response.body);
 		const ok = status >= 200 && status < 300;
+		const retryWaitMs = retryDelayMs(attempt, response.headers?.['retry-after']);
+		const outcome = gate ? gateOutcome(status, parsed, retryWaitMs) : undefined;
+		if (gate && outcome) {
+			gate.record(round, outcome);
+			// a rejected credential stops this item too at once (an open circuit or a storm stops its
+			// next attempt: admit)
+			if (gate.stop?.reason === 'credentialRejected')
+				throw stopError.call(this, gate.stop, secrets, itemIndex);
+		}
 		if (ok && !malformed && !isErrorEnvelope(parsed)) {
 			const missing = missingField(parsed, options.requiredField);
 			// a credential secret the service echoes never reaches an output (Simplify off, API Request)
@@ -512,7 +656,8 @@ export async function apiRequest(
 			continue;
 		}
 		if (!ok && attempt < maxRetries && shouldRetryStatus(status, idempotent)) {
-			await sleep(retryDelayMs(attempt, response.headers?.['retry-after']));
+			// a 429 behind a gate: the gate holds every item for the wait (admit), not each alone
+			if (!(gate && status === 429)) await sleep(retryWaitMs);
 			continue;
 		}
 

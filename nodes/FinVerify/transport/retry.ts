@@ -70,3 +70,11 @@ export function shouldRetryNetworkError(code: string | undefined, idempotent: bo
 	if (code !== undefined && NOT_SENT_CODES.has(code)) return true;
 	return idempotent;
 }
+
+/**
+ * Whether a network failure says the service cannot be reached or did not answer (counted by the
+ * request gate's circuit), rather than a cancelled execution or a redirect the node refused.
+ */
+export function isServiceUnreachable(code: string | undefined): boolean {
+	return code === undefined || !NEVER_RETRY_CODES.has(code);
+}

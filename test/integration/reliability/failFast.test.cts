@@ -1,0 +1,341 @@
+/**
+ * Failing the way operators need, through n8n-core's real engine against the sandbox, asserted by
+ * the sandbox's request log: a rejected credential stops the node at its first answer, an outage
+ * opens the circuit after a few requests, a 429 storm is waited out by all items together, items
+ * done before a failure are named, and the node fails when too many items failed if asked to.
+ * Times are printed (not asserted).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { nodeWorkflow } from '../../harness/index.cjs';
+import { NODE, withSandbox } from '../support.cjs';
+
+const CIN = 'L17110MH1973PLC019786';
+/**
+ * Distinct valid CINs: the node sends identical lookups of one execution once, so request counts
+ * need one CIN per item.
+ */
+const cinOf = (i: number) => `L17110MH1973PLC0${String(19000 + i).padStart(5, '0')}`;
+const NOT_FOUND_CIN = 'U00000MH0000PTC000404';
+const LOOKUP = 'cin-lookup';
+
+type OnError = 'continueRegularOutput' | 'continueErrorOutput' | undefined;
+
+const lookups = (count: number, onError?: OnError, requestOptions: IDataObject = {}) =>
+	nodeWorkflow({
+		items: Array.from({ length: count }, (_, i) => ({ cin: cinOf(i) })),
+		onError,
+		parameters: {
+			resource: 'company',
+			operation: 'getByCin',
+			company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
+			requestOptions,
+		},
+	});
+
+const figures: string[] = [];
+afterAll(() => {
+	if (figures.length > 0) console.log(`fail fast, measured:\n${figures.join('\n')}`);
+});
+
+describe('fail fast', () => {
+	const sandbox = withSandbox({ resetBeforeEach: true });
+
+	describe.each<[string, OnError]>([
+		['stop', undefined],
+		['continue (regular output)', 'continueRegularOutput'],
+		['continue (error output)', 'continueErrorOutput'],
+	])('a wrong API secret, On Error: %s', (_label, onError) => {
+		test('50 items: 1 request, the node stops naming the credential, no secret shown', async () => {
+			const started = Date.now();
+			const result = await sandbox.run(lookups(50, onError, { concurrency: 10 }), {
+				apiSecret: 'wrong-secret-value',
+			});
+			figures.push(`wrong secret, ${onError ?? 'stop'}: ${Date.now() - started} ms`);
+			expect(await sandbox.sent(LOOKUP)).toBe(1);
+			expect(result.error?.message).toBe(
+				'The FinVerify API credential "FinVerify sandbox" was rejected by the service ' +
+					'(HTTP 401 UNAUTHORIZED: Invalid API key or secret)',
+			);
+			expect(result.error?.description).toContain('Nothing more was sent');
+			expect(JSON.stringify(result.run)).not.toContain('wrong-secret-value');
+		});
+	});
+
+	test('a key without the permission (403) stops the node too, with Continue on', async () => {
+		const result = await sandbox.run(
+			nodeWorkflow({
+				items: Array.from({ length: 5 }, () => ({})),
+				onError: 'continueErrorOutput',
+				parameters: {
+					resource: 'creditReport',
+					operation: 'getCommercialReport',
+					businessName: 'Acme Traders',
+					pan: 'AAACA1234B',
+					consent: true,
+				},
+			}),
+			{ apiKey: 'corporate-only-key', apiSecret: 'corporate-only-secret' },
+		);
+		expect(await sandbox.sent('commercial')).toBe(1);
+		expect(result.error?.message).toMatch(
+			/^The FinVerify API credential "FinVerify sandbox" was rejected by the service \(HTTP 403 PERMISSION_DENIED/,
+		);
+		expect(result.error).toMatchObject({ httpCode: '403' });
+	});
+
+	test.each<[string, IDataObject]>([
+		['HTTP 503', { status: 503 }],
+		['dropped connections', { drop: true }],
+	])(
+		'an outage (%s), 50 items, Continue on: at most 5 requests, the node stops',
+		async (_label, fault) => {
+			await sandbox.control.fault({ path: LOOKUP, ...fault });
+			const started = Date.now();
+			const result = await sandbox.run(lookups(50, 'continueErrorOutput'));
+			const sent = await sandbox.sent(LOOKUP);
+			figures.push(`outage (${_label}), 50 items: ${Date.now() - started} ms, ${sent} requests`);
+			expect(sent).toBeLessThanOrEqual(5);
+			expect(result.error?.message).toMatch(
+				/^The FinVerify service is unavailable: 4 attempts in a row failed/,
+			);
+			expect(result.error?.description).toContain('the items not yet done were not sent');
+		},
+	);
+
+	test('an outage without Continue: the first item reports its own failure, nothing more is sent', async () => {
+		await sandbox.control.fault({ path: LOOKUP, status: 503 });
+		const result = await sandbox.run(lookups(50));
+		expect(await sandbox.sent(LOOKUP)).toBe(4);
+		expect(result.error?.message).toMatch(/^Upstream|unavailable/i);
+	});
+
+	test('one failing item with Continue does not open the circuit', async () => {
+		const items = [CIN, NOT_FOUND_CIN, CIN, NOT_FOUND_CIN, CIN].map((cin) => ({ cin }));
+		const result = await sandbox.run(
+			nodeWorkflow({
+				items,
+				onError: 'continueErrorOutput',
+				parameters: {
+					resource: 'company',
+					operation: 'getByCin',
+					company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
+				},
+			}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE, 0)).toHaveLength(3);
+		expect(result.output(NODE, 1)).toHaveLength(2);
+	});
+});
+
+describe('a 429 storm, shared by all items', () => {
+	const sandbox = withSandbox({ resetBeforeEach: true });
+
+	test('concurrency 50, the storm lasts 3 rounds: every item waits it out together', async () => {
+		await sandbox.control.fault({ path: LOOKUP, status: 429, retryAfter: 1 });
+		// the storm ends once the sandbox has logged 3 requests (all answered 429): the test watches the
+		// request log, so the storm's length is counted in requests, not in time
+		const ended = (async () => {
+			while ((await sandbox.sent(LOOKUP)) < 3) await new Promise((r) => setTimeout(r, 20));
+			await sandbox.control.clearFaults();
+		})();
+		const started = Date.now();
+		const result = await sandbox.run(lookups(50, undefined, { concurrency: 50 }));
+		await ended;
+		figures.push(`429 storm of 3 rounds, 50 items at 50 in flight: ${Date.now() - started} ms`);
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE)).toHaveLength(50);
+		const requests = await sandbox.control.requests(LOOKUP);
+		const limited = requests.filter((r) => r.status === 429).length;
+		figures.push(
+			`  requests: ${requests.length} (${limited} answered 429); items × attempts = 200`,
+		);
+		// 50 answers, and the storm's answers went to one request at a time
+		expect(requests.length).toBeLessThanOrEqual(50 + 4);
+		expect(limited).toBeLessThanOrEqual(4);
+	});
+
+	test('a storm in the middle of the run: 49 items in flight get 429, then wait it out together', async () => {
+		// the first lookup (the probe, sent alone) is answered slowly; meanwhile the storm begins, so
+		// the 49 lookups the probe's answer releases all meet it
+		await sandbox.control.fault({ path: LOOKUP, latencyMs: 500, times: 1 });
+		const limitedSoFar = async () =>
+			(await sandbox.control.requests(LOOKUP)).filter((r) => r.status === 429).length;
+		const storm = (async () => {
+			while ((await sandbox.sent(LOOKUP)) < 1) await new Promise((r) => setTimeout(r, 10));
+			await sandbox.control.fault({ path: LOOKUP, status: 429, retryAfter: 1 });
+			// the storm lasts the wave and two more rounds
+			while ((await limitedSoFar()) < 49 + 2) await new Promise((r) => setTimeout(r, 20));
+			await sandbox.control.clearFaults();
+		})();
+		const started = Date.now();
+		const result = await sandbox.run(lookups(50, undefined, { concurrency: 50 }));
+		await storm;
+		const requests = await sandbox.control.requests(LOOKUP);
+		const limited = requests.filter((r) => r.status === 429).length;
+		figures.push(
+			`429 storm mid-run (wave + 2 rounds), 50 items at 50 in flight: ${Date.now() - started} ms, ` +
+				`${requests.length} requests (${limited} answered 429); items × attempts = 200`,
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE)).toHaveLength(50);
+		// one wave, then one request per round: 49 + 2 answers 429, 1 + 49 + 2 + 49 requests
+		expect(limited).toBe(49 + 2);
+		expect(requests.length).toBe(1 + 49 + 2 + 49);
+	});
+
+	test('a storm that outlasts one item’s retries stops the node after 4 requests', async () => {
+		await sandbox.control.fault({ path: LOOKUP, status: 429, retryAfter: 0 });
+		const result = await sandbox.run(
+			lookups(50, 'continueErrorOutput', { concurrency: 50, maxRetries: 3 }),
+		);
+		expect(await sandbox.sent(LOOKUP)).toBe(4);
+		expect(result.error?.message).toMatch(
+			/kept rate limiting this execution: 4 rounds of HTTP 429/,
+		);
+	});
+});
+
+describe('Items in Parallel up to 100', () => {
+	const sandbox = withSandbox({ resetBeforeEach: true });
+
+	test('100 lookups at 2 s service latency, 50 in flight: the sandbox sees 50 at once', async () => {
+		await sandbox.control.fault({ path: LOOKUP, latencyMs: 2000 });
+		const started = Date.now();
+		const result = await sandbox.run(lookups(100, undefined, { concurrency: 50 }));
+		const took = Date.now() - started;
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE)).toHaveLength(100);
+		const requests = await sandbox.control.requests(LOOKUP);
+		expect(requests).toHaveLength(100);
+		// most requests in flight at one moment, from the sandbox's own arrival times and durations
+		const edges = requests.flatMap((r) => {
+			const at = Date.parse(String(r.at));
+			return [
+				{ t: at, d: 1 },
+				{ t: at + Number(r.ms), d: -1 },
+			];
+		});
+		edges.sort((a, b) => a.t - b.t || a.d - b.d);
+		let inFlight = 0;
+		let most = 0;
+		for (const edge of edges) most = Math.max(most, (inFlight += edge.d));
+		figures.push(
+			`100 lookups, 2 s latency, 50 in flight: ${took} ms (the probe alone, then 2 rounds of 50: ` +
+				`ideal 3 × 2000 ms), at most ${most} in flight`,
+		);
+		expect(most).toBe(50);
+	});
+});
+
+describe('items done before a failure (Items in Parallel)', () => {
+	const sandbox = withSandbox({ resetBeforeEach: true });
+	const sessions = (onError?: OnError) =>
+		nodeWorkflow({
+			items: ['a', 'b', 'server-error', 'd', 'e'].map((name) => ({
+				email: name === 'server-error' ? 'server-error@example.com' : `${name}@example.com`,
+			})),
+			onError,
+			parameters: {
+				resource: 'collectionSession',
+				operation: 'create',
+				flow: 'gst',
+				recipientEmail: '={{ $json.email }}',
+				redirectUrl: 'https://example.com/thank-you',
+				callbackUrl: 'https://n8n.example.com/webhook/finverify',
+				requestOptions: { maxRetries: 0, concurrency: 5 },
+			},
+		});
+
+	test('a 500 on item 2 of 5 stops the node; the error names every session created', async () => {
+		const result = await sandbox.run(sessions());
+		expect(result.error?.message).toBeDefined();
+		const created = (await sandbox.control.outbox()).map((mail) => String(mail.session_id));
+		expect(created).toHaveLength(4);
+		for (const id of created) expect(result.error?.description).toContain(id);
+		expect(result.error?.description).toContain('items 0, 1, 3, 4');
+	});
+
+	test('with the error output: the 4 sessions are output, item 2 is an error item', async () => {
+		const result = await sandbox.run(sessions('continueErrorOutput'));
+		expect(result.error).toBeUndefined();
+		const created = (await sandbox.control.outbox()).map((mail) => String(mail.session_id));
+		expect(result.json(NODE, 0).map((json) => json.sessionId)).toEqual(
+			expect.arrayContaining(created),
+		);
+		expect(result.output(NODE, 0).map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 3 },
+			{ item: 4 },
+		]);
+		const [failed] = result.output(NODE, 1);
+		expect(failed.pairedItem).toEqual({ item: 2 });
+		expect(failed.json.error).toMatchObject({ httpCode: 500 });
+	});
+});
+
+describe('Fail the Node When Items Fail', () => {
+	const sandbox = withSandbox();
+	const mixed = (failing: number, of: number, options: IDataObject) =>
+		nodeWorkflow({
+			items: Array.from({ length: of }, (_, i) => ({
+				cin: i < failing ? NOT_FOUND_CIN : cinOf(i),
+			})),
+			onError: 'continueErrorOutput',
+			parameters: {
+				resource: 'company',
+				operation: 'getByCin',
+				company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
+				requestOptions: { maxRetries: 0, ...options },
+			},
+		});
+
+	test('Never (the default): every item failed, the execution still succeeds (n8n’s Continue)', async () => {
+		const result = await sandbox.run(mixed(3, 3, {}));
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE, 1)).toHaveLength(3);
+	});
+
+	test('When All Items Fail: every item failed, the execution fails', async () => {
+		const result = await sandbox.run(mixed(3, 3, { failNodeWhen: 'allItems' }));
+		expect(result.error?.message).toBe(
+			'3 of 3 items failed (Fail the Node When Items Fail: all items failed)',
+		);
+		expect(result.error?.description).toContain('item 0: No company found with CIN');
+	});
+
+	test('When All Items Fail: one item succeeded, the execution succeeds', async () => {
+		const result = await sandbox.run(mixed(2, 3, { failNodeWhen: 'allItems' }));
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE, 1)).toHaveLength(2);
+	});
+
+	test('an input refused by the checks counts as a failed item', async () => {
+		const result = await sandbox.run(
+			nodeWorkflow({
+				items: [{ cin: 'not-a-cin' }, { cin: NOT_FOUND_CIN }],
+				onError: 'continueErrorOutput',
+				parameters: {
+					resource: 'company',
+					operation: 'getByCin',
+					company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
+					requestOptions: { failNodeWhen: 'allItems' },
+				},
+			}),
+		);
+		expect(result.error?.message).toMatch(/^2 of 2 items failed/);
+	});
+
+	test.each([
+		[1, 4, undefined],
+		[2, 4, undefined],
+		[3, 4, '3 of 4 items failed (Fail the Node When Items Fail: more than 50% failed)'],
+	])('When More Than a Share Fail (50%%): %i of %i failed', async (failing, of, expected) => {
+		const result = await sandbox.run(
+			mixed(failing, of, { failNodeWhen: 'share', failedSharePercent: 50 }),
+		);
+		expect(result.error?.message).toBe(expected);
+	});
+});

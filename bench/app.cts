@@ -324,9 +324,9 @@ async function startApp(
 	});
 	await lib.importWorkflows(stack.runtime, stack.env, workflows);
 	for (const wf of published) await lib.publishWorkflow(stack.runtime, stack.env, wf.id);
-	// a diagnosis: n8n's expression engine (legacy, vm) for the scenarios of this run
-	if (process.env.BENCH_N8N_EXPRESSION_ENGINE)
-		stack.env.N8N_EXPRESSION_ENGINE = process.env.BENCH_N8N_EXPRESSION_ENGINE;
+	// a diagnosis: more of n8n's environment for this run, e.g. BENCH_N8N_ENV='{"N8N_EXPRESSION_ENGINE":"legacy"}'
+	if (process.env.BENCH_N8N_ENV)
+		Object.assign(stack.env, JSON.parse(process.env.BENCH_N8N_ENV) as Record<string, string>);
 	if (process.env.BENCH_CPU_PROF) {
 		fs.mkdirSync(process.env.BENCH_CPU_PROF, { recursive: true });
 		stack.env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}`;

@@ -307,6 +307,7 @@ async function startApp(
 	workflows: Json[],
 	name: string,
 	published: Json[] = [],
+	n8nEnv: Record<string, string> = {},
 ): Promise<App> {
 	const stack = await App.create(name);
 	const floor = writeFloorPackage();
@@ -324,6 +325,7 @@ async function startApp(
 	});
 	await lib.importWorkflows(stack.runtime, stack.env, workflows);
 	for (const wf of published) await lib.publishWorkflow(stack.runtime, stack.env, wf.id);
+	Object.assign(stack.env, n8nEnv);
 	// a diagnosis: more of n8n's environment for this run, e.g. BENCH_N8N_ENV='{"N8N_EXPRESSION_ENGINE":"legacy"}'
 	if (process.env.BENCH_N8N_ENV)
 		Object.assign(stack.env, JSON.parse(process.env.BENCH_N8N_ENV) as Record<string, string>);
@@ -422,7 +424,7 @@ export async function appStatement(stub: StubProcess) {
 }
 
 /** Deliveries per run of the trigger scenario, and how many are in flight (the issue's measurement: 20). */
-const TRIGGER_DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? (settings.quick ? 200 : 1000));
+const TRIGGER_DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? (settings.quick ? 200 : 600));
 const TRIGGER_IN_FLIGHT = 20;
 
 /** Two published workflows of one shape, trigger → No Op: the FinVerify Trigger, and n8n's Webhook node. */
@@ -550,9 +552,9 @@ async function deliver(stack: App, wf: Json, url: string, count: number, inFligh
  * new signed deliveries, 20 in flight; the n8n process's CPU per delivery (until every execution is stored) and
  * deliveries answered per second. BENCH_CPU_PROF=<folder> also writes a V8 CPU profile of n8n there.
  */
-export async function appTrigger(stub: StubProcess) {
+export async function appTrigger(stub: StubProcess, n8nEnv: Record<string, string> = {}) {
 	const wfs = triggerWorkflows();
-	const stack = await startApp(stub, Object.values(wfs), 'trigger', Object.values(wfs));
+	const stack = await startApp(stub, Object.values(wfs), 'trigger', Object.values(wfs), n8nEnv);
 	try {
 		const triggerUrl = `${stack.url}/webhook/${wfs.finVerifyTrigger.nodes[0].webhookId}/finverify`;
 		const webhookUrl = `${stack.url}/webhook/bench-webhook`;
@@ -583,7 +585,7 @@ export async function appTrigger(stub: StubProcess) {
 					deliver(stack, wfs.webhookNode, webhookUrl, TRIGGER_DELIVERIES, TRIGGER_IN_FLIGHT),
 			},
 		]);
-		return { deliveries: TRIGGER_DELIVERIES, inFlight: TRIGGER_IN_FLIGHT, results };
+		return { deliveries: TRIGGER_DELIVERIES, inFlight: TRIGGER_IN_FLIGHT, n8nEnv, results };
 	} finally {
 		await stack.stop();
 	}

@@ -148,7 +148,13 @@ async function main() {
 		if (settings.app && ONLY !== 'engine') {
 			if (APP_SCENARIOS.has('throughput')) await section('app', () => appThroughput(stub));
 			if (APP_SCENARIOS.has('latency')) await section('appLatency', appLatency);
-			if (APP_SCENARIOS.has('trigger')) await section('appTrigger', () => appTrigger(stub));
+			if (APP_SCENARIOS.has('trigger')) {
+				await section('appTrigger', () => appTrigger(stub));
+				// n8n's own setting that creates an expression isolate only when an expression is evaluated
+				await section('appTriggerLazyAcquire', () =>
+					appTrigger(stub, { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' }),
+				);
+			}
 			if (APP_SCENARIOS.has('statement')) await section('appStatement', () => appStatement(stub));
 		}
 	} finally {

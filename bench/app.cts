@@ -6,6 +6,7 @@
  *  - the big statement: peak RSS of the n8n process (VmHWM, reset before each run) and time, each mode beside an
  *    empty workflow's run in the same fresh instance.
  */
+import { createHmac } from 'node:crypto';
 import * as fs from 'node:fs';
 
 import * as os from 'node:os';
@@ -23,6 +24,7 @@ import {
 	rotated,
 	settings,
 	sleep,
+	startStub,
 } from './lib.cjs';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -39,6 +41,8 @@ const APP_STATEMENT_RUNS = Number(process.env.BENCH_APP_STATEMENT_RUNS ?? 1);
 const CIN_PATH = '/api/v1/services/corporate/cin-lookup';
 const TARGET = 'Target';
 const CREDENTIAL = lib.SANDBOX_CREDENTIAL as { id: string; name: string; type: string };
+/** The signing secret of the bench credential (the FinVerify Trigger checks deliveries with it). */
+const WEBHOOK_SECRET = 'bench-webhook-secret';
 const credentialRef = { finVerifyApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
 
 /** One n8n instance as the e2e tests run it (scripts/n8n-env.js), on free ports, in a throw-away user folder. */
@@ -74,14 +78,33 @@ class App {
 		}
 	}
 
+	/**
+	 * `n8n start` the way `npm start` runs it (scripts/n8n-run.js: n8n plus its JavaScript task runner, which the
+	 * Code node needs in external runner mode).
+	 */
 	async start(): Promise<void> {
-		this.n8n = lib.spawnGroup(this.runtime.node, [this.runtime.n8nBin, 'start'], {
+		this.n8n = lib.spawnGroup(this.runtime.node, lib.n8nArgs(this.runtime, 'start'), {
 			cwd: this.userFolder,
 			env: this.env,
 			logFile: path.join(this.userFolder, 'logs', 'n8n.log'),
 		});
 		await lib.waitForN8nReady(this.url, { timeoutMs: 300000, proc: this.n8n });
 		this.cookie = (await lib.ensureOwner(this.url, lib.DEFAULT_OWNER)).cookie;
+	}
+
+	/** The pid of the n8n process itself (the child of scripts/n8n-run.js that runs n8n's bin, not the runner). */
+	get pid(): number {
+		const wrapper = this.n8n!.pid!;
+		const children = fs
+			.readFileSync(`/proc/${wrapper}/task/${wrapper}/children`, 'utf8')
+			.trim()
+			.split(/\s+/)
+			.filter(Boolean);
+		for (const child of children) {
+			const cmdline = fs.readFileSync(`/proc/${child}/cmdline`, 'utf8');
+			if (cmdline.includes(this.runtime.n8nBin)) return Number(child);
+		}
+		throw new Error(`no n8n process under pid ${wrapper}`);
 	}
 
 	async rest<T = Json>(method: string, p: string, body?: unknown): Promise<T> {
@@ -116,6 +139,16 @@ class App {
 			{ triggerToStartFrom: { name: 'Trigger' } },
 		);
 		return r.data.executionId;
+	}
+
+	/** Executions of a workflow that finished successfully (the REST API's count, not limited to a page). */
+	async executionCount(workflowId: string): Promise<number> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['success'] }));
+		const r = await this.rest<{ data: { count: number } }>(
+			'GET',
+			`/rest/executions?filter=${filter}&limit=1`,
+		);
+		return Number(r.data.count);
 	}
 
 	async executions(workflowId: string): Promise<Json[]> {
@@ -269,7 +302,13 @@ function folderBytes(dir: string): number {
 	return total;
 }
 
-async function startApp(stub: StubProcess, workflows: Json[], name: string): Promise<App> {
+async function startApp(
+	stub: StubProcess,
+	workflows: Json[],
+	name: string,
+	published: Json[] = [],
+	n8nEnv: Record<string, string> = {},
+): Promise<App> {
 	const stack = await App.create(name);
 	const floor = writeFloorPackage();
 	lib.installPackage(stack.userFolder, { packageRoot: floor });
@@ -281,9 +320,19 @@ async function startApp(stub: StubProcess, workflows: Json[], name: string): Pro
 			baseUrl: stub.url,
 			apiKey: 'bench-key',
 			apiSecret: 'bench-secret',
+			webhookSecret: WEBHOOK_SECRET,
 		},
 	});
 	await lib.importWorkflows(stack.runtime, stack.env, workflows);
+	for (const wf of published) await lib.publishWorkflow(stack.runtime, stack.env, wf.id);
+	Object.assign(stack.env, n8nEnv);
+	// a diagnosis: more of n8n's environment for this run, e.g. BENCH_N8N_ENV='{"N8N_EXPRESSION_ENGINE":"legacy"}'
+	if (process.env.BENCH_N8N_ENV)
+		Object.assign(stack.env, JSON.parse(process.env.BENCH_N8N_ENV) as Record<string, string>);
+	if (process.env.BENCH_CPU_PROF) {
+		fs.mkdirSync(process.env.BENCH_CPU_PROF, { recursive: true });
+		stack.env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}`;
+	}
 	// regular mode's default, said explicitly: binary data on disk, only a reference in the execution data
 	stack.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
 	await stack.start();
@@ -292,7 +341,7 @@ async function startApp(stub: StubProcess, workflows: Json[], name: string): Pro
 
 /** Runs a workflow as the editor's button does, waits for it (polling the list, not the data); its times. */
 async function runOnce(stack: App, wf: Json, { withData = true, timeoutMs = 900_000 } = {}) {
-	const pid = stack.n8n!.pid!;
+	const pid = stack.pid;
 	const restingRss = currentRss(pid);
 	const resetOk = resetPeakRss(pid);
 	const id = await stack.runManually(wf);
@@ -372,4 +421,254 @@ export async function appStatement(stub: StubProcess) {
 		}
 	}
 	return { transactions: settings.statementTransactions, modes: out };
+}
+
+/** Deliveries per run of the trigger scenario, and how many are in flight (the issue's measurement: 20). */
+const TRIGGER_DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? (settings.quick ? 200 : 600));
+const TRIGGER_IN_FLIGHT = 20;
+
+/** Two published workflows of one shape, trigger → No Op: the FinVerify Trigger, and n8n's Webhook node. */
+function triggerWorkflows() {
+	const shape = (name: string, trigger: Json): Json => ({
+		id: lib.stableId(`bench:${name}`),
+		name: `bench ${name}`,
+		nodes: [
+			{ ...trigger, id: 'trigger', name: 'Trigger', position: [0, 0] },
+			{
+				id: 'noop',
+				name: 'No Op',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
+		],
+		connections: { Trigger: { main: [[{ node: 'No Op', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+	});
+	return {
+		finVerifyTrigger: shape('finVerifyTrigger', {
+			type: 'n8n-nodes-finverify.finVerifyTrigger',
+			typeVersion: 1.1,
+			webhookId: '6d1f7a52-0b8e-4c1e-9f3a-b3e4c0ffee01',
+			credentials: credentialRef,
+			parameters: {
+				events: ['journey', 'session'],
+				statusFilter: 'all',
+				verification: 'hmacSignature',
+			},
+		}),
+		webhookNode: shape('webhookNode', {
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: '6d1f7a52-0b8e-4c1e-9f3a-b3e4c0ffee02',
+			parameters: {
+				httpMethod: 'POST',
+				path: 'bench-webhook',
+				responseMode: 'onReceived',
+				options: {},
+			},
+		}),
+	};
+}
+
+/** CPU time (user + system) a process has used, in milliseconds (/proc/<pid>/stat, 100 ticks a second). */
+export function cpuMs(pid: number): number {
+	const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	// after the command name: state is field 3, utime field 14, stime field 15
+	return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A signed journey status delivery, as the service sends it (a new event id each time). */
+function signedDelivery(n: number) {
+	const id = `wh_bench_${process.pid}_${Date.now()}_${n}`;
+	const clientId = `aa_${String(n).padStart(24, '0')}`;
+	const raw = JSON.stringify({
+		id,
+		event: 'aa_bsa_journey.status_changed',
+		client_id: clientId,
+		status: 'consent_granted',
+		previous_status: 'consent_pending',
+		updated_at: new Date().toISOString(),
+		data: { client_id: clientId, status: 'consent_granted' },
+	});
+	const timestamp = String(Math.floor(Date.now() / 1000));
+	const signature = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(`${timestamp}.${raw}`).digest('hex')}`;
+	return {
+		raw,
+		headers: {
+			'content-type': 'application/json',
+			'x-webhook-event': 'aa_bsa_journey.status_changed',
+			'x-webhook-id': id,
+			'x-webhook-timestamp': timestamp,
+			'x-webhook-signature': signature,
+		},
+	};
+}
+
+/**
+ * Sends `count` new deliveries to `url`, `inFlight` at a time, and waits until n8n stored an execution for each;
+ * the n8n process's CPU time over all of it, per delivery, and the deliveries answered per second.
+ */
+async function deliver(stack: App, wf: Json, url: string, count: number, inFlight: number) {
+	const pid = stack.pid;
+	const before = await stack.executionCount(wf.id);
+	const cpuBefore = cpuMs(pid);
+	const started = Date.now();
+	let next = 0;
+	const failures: string[] = [];
+	await Promise.all(
+		Array.from({ length: inFlight }, async () => {
+			for (let n = next++; n < count; n = next++) {
+				const d = signedDelivery(n);
+				const res = await fetch(url, { method: 'POST', headers: d.headers, body: d.raw });
+				const text = await res.text();
+				if (res.status !== 200) failures.push(`${res.status} ${text.slice(0, 120)}`);
+			}
+		}),
+	);
+	const sendMs = Date.now() - started;
+	if (failures.length > 0)
+		throw new Error(`${wf.name}: ${failures.length} of ${count} not answered 200: ${failures[0]}`);
+	for (let waited = 0; ; waited += 250) {
+		if ((await stack.executionCount(wf.id)) >= before + count) break;
+		if (waited > 600_000)
+			throw new Error(`${wf.name}: executions not all stored\n${stack.logTail()}`);
+		await sleep(250);
+	}
+	const cpu = cpuMs(pid) - cpuBefore;
+	return {
+		cpuMsPerDelivery: cpu / count,
+		deliveriesPerSecond: (count * 1000) / sendMs,
+		sendMs,
+		allStoredMs: Date.now() - started,
+	};
+}
+
+/**
+ * The FinVerify Trigger beside n8n's Webhook node, each in a published workflow trigger → No Op, in one n8n:
+ * new signed deliveries, 20 in flight; the n8n process's CPU per delivery (until every execution is stored) and
+ * deliveries answered per second. BENCH_CPU_PROF=<folder> also writes a V8 CPU profile of n8n there.
+ */
+export async function appTrigger(stub: StubProcess, n8nEnv: Record<string, string> = {}) {
+	const wfs = triggerWorkflows();
+	const stack = await startApp(stub, Object.values(wfs), 'trigger', Object.values(wfs), n8nEnv);
+	try {
+		const triggerUrl = `${stack.url}/webhook/${wfs.finVerifyTrigger.nodes[0].webhookId}/finverify`;
+		const webhookUrl = `${stack.url}/webhook/bench-webhook`;
+		// published workflows become active some seconds after n8n answers
+		for (const url of [triggerUrl, webhookUrl]) {
+			for (let waited = 0; ; waited += 500) {
+				const res = await fetch(url, {
+					method: 'POST',
+					body: '{}',
+					headers: { 'content-type': 'application/json' },
+				});
+				await res.text();
+				if (res.status !== 404) break;
+				if (waited > 120_000) throw new Error(`${url} never became active\n${stack.logTail()}`);
+				await sleep(500);
+			}
+		}
+		log(`real app trigger: ${TRIGGER_DELIVERIES} deliveries, ${TRIGGER_IN_FLIGHT} in flight`);
+		const results = await rotated([
+			{
+				name: 'finVerifyTrigger',
+				run: () =>
+					deliver(stack, wfs.finVerifyTrigger, triggerUrl, TRIGGER_DELIVERIES, TRIGGER_IN_FLIGHT),
+			},
+			{
+				name: 'webhookNode',
+				run: () =>
+					deliver(stack, wfs.webhookNode, webhookUrl, TRIGGER_DELIVERIES, TRIGGER_IN_FLIGHT),
+			},
+		]);
+		return { deliveries: TRIGGER_DELIVERIES, inFlight: TRIGGER_IN_FLIGHT, n8nEnv, results };
+	} finally {
+		await stack.stop();
+	}
+}
+
+/** The seconds-long service scenario: BENCH_SLOW_ITEMS items, each answered after 2,000 ms, 50 in flight. */
+const SLOW_LATENCY_MS = 2000;
+const SLOW_IN_FLIGHT = 50;
+const SLOW_ITEMS = Number(process.env.BENCH_SLOW_ITEMS ?? (settings.quick ? 100 : 500));
+
+/**
+ * A service that takes 2 s per answer (bureaus take seconds): the FinVerify node with Items in Parallel 50, and
+ * n8n's HTTP Request node with 50 a batch and a batch every 2 s (about 50 in flight), against a stub answering
+ * after 2,000 ms; the ideal is items ÷ 50 × 2 s. Needs Items in Parallel to allow 50 (issue #23 item 4).
+ */
+export async function appLatency() {
+	const stub = await startStub({ STUB_LATENCY_MS: String(SLOW_LATENCY_MS) });
+	try {
+		const url = `${stub.url}${CIN_PATH}`;
+		const wfs = {
+			node: workflow('slowNode', [
+				makeItems(SLOW_ITEMS),
+				{
+					id: 'target',
+					name: TARGET,
+					type: 'n8n-nodes-finverify.finVerify',
+					typeVersion: 1,
+					credentials: credentialRef,
+					parameters: {
+						resource: 'company',
+						operation: 'getByCin',
+						company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
+						requestOptions: { concurrency: SLOW_IN_FLIGHT, maxRetries: 0, timeout: 60_000 },
+					},
+				},
+			]),
+			httpRequest: workflow('slowHttpRequest', [
+				makeItems(SLOW_ITEMS),
+				{
+					id: 'target',
+					name: TARGET,
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					credentials: credentialRef,
+					parameters: {
+						method: 'POST',
+						url,
+						authentication: 'predefinedCredentialType',
+						nodeCredentialType: 'finVerifyApi',
+						sendBody: true,
+						bodyParameters: { parameters: [{ name: 'cin', value: '={{ $json.cin }}' }] },
+						options: {
+							batching: { batch: { batchSize: SLOW_IN_FLIGHT, batchInterval: SLOW_LATENCY_MS } },
+						},
+					},
+				},
+			]),
+		};
+		const stack = await startApp(stub, Object.values(wfs), 'latency');
+		try {
+			log(
+				`real app at ${SLOW_LATENCY_MS} ms a request: ${SLOW_ITEMS} items, ${SLOW_IN_FLIGHT} in flight`,
+			);
+			const results = await rotated(
+				Object.entries(wfs).map(([name, wf]) => ({
+					name,
+					run: async () => {
+						const r = await runOnce(stack, wf);
+						return { ms: r.nodeMs, wallMs: r.wallMs };
+					},
+				})),
+			);
+			return {
+				items: SLOW_ITEMS,
+				inFlight: SLOW_IN_FLIGHT,
+				latencyMs: SLOW_LATENCY_MS,
+				idealMs: (SLOW_ITEMS / SLOW_IN_FLIGHT) * SLOW_LATENCY_MS,
+				results,
+			};
+		} finally {
+			await stack.stop();
+		}
+	} finally {
+		await stub.close();
+	}
 }

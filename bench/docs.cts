@@ -110,6 +110,80 @@ export function render(r: Json): { block: string; targets: Target[] } {
 			mb(csv),
 		);
 	}
+	if (r.appLatency) {
+		const l = r.appLatency;
+		const slow = l.results.node.median.ms;
+		add(
+			`Real app, ${l.latencyMs} ms a request, ${l.inFlight} in flight: node ÷ ideal`,
+			slow / l.idealMs,
+			'≤ 1.1',
+			slow / l.idealMs <= 1.1,
+		);
+		const vsHttp = l.results.httpRequest.median.ms / slow;
+		add(
+			`Real app, ${l.latencyMs} ms a request: HTTP Request node (${l.inFlight} a batch every ${l.latencyMs} ms) ÷ node`,
+			vsHttp,
+			'≥ 1',
+			vsHttp >= 1,
+		);
+	}
+	if (r.appTrigger) {
+		const tr = r.appTrigger.results;
+		const cpu =
+			tr.finVerifyTrigger.median.cpuMsPerDelivery / tr.webhookNode.median.cpuMsPerDelivery;
+		add(
+			"Real app: FinVerify Trigger ÷ n8n's Webhook node, n8n CPU per delivery",
+			cpu,
+			'≤ 1.3',
+			cpu <= 1.3,
+		);
+		const rate =
+			tr.finVerifyTrigger.median.deliveriesPerSecond / tr.webhookNode.median.deliveriesPerSecond;
+		add(
+			"Real app: FinVerify Trigger ÷ n8n's Webhook node, deliveries per second",
+			rate,
+			'≥ 0.8',
+			rate >= 0.8,
+		);
+	}
+	if (r.appTriggerLazyAcquire) {
+		const tr = r.appTriggerLazyAcquire.results;
+		const cpu =
+			tr.finVerifyTrigger.median.cpuMsPerDelivery / tr.webhookNode.median.cpuMsPerDelivery;
+		add(
+			'Real app, N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: FinVerify Trigger ÷ Webhook node, CPU per delivery',
+			cpu,
+			'≤ 1.3',
+			cpu <= 1.3,
+		);
+		const rate =
+			tr.finVerifyTrigger.median.deliveriesPerSecond / tr.webhookNode.median.deliveriesPerSecond;
+		add(
+			'Real app, N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: FinVerify Trigger ÷ Webhook node, deliveries per second',
+			rate,
+			'≥ 0.8',
+			rate >= 0.8,
+		);
+	}
+	if (r.triggerHistory) {
+		const blocks = r.triggerHistory.blocks as Json[];
+		const at1k = blocks.find((b) => b.from === 1000) ?? blocks[0];
+		const last = blocks.at(-1)!;
+		const growth = last.cpuMsPerDelivery / at1k.cpuMsPerDelivery;
+		add(
+			`Trigger: CPU per delivery, deliveries ${(last.from + 1).toLocaleString('en')}-${(last.from + 1000).toLocaleString('en')} ÷ ${(at1k.from + 1).toLocaleString('en')}-${(at1k.from + 1000).toLocaleString('en')}`,
+			growth,
+			'≤ 1.2',
+			growth <= 1.2,
+		);
+		add(
+			`Trigger: duplicate record after ${r.triggerHistory.deliveries.toLocaleString('en')} deliveries (bound ${f(r.triggerHistory.maxRecordBytes / 1e6, 1)} MB)`,
+			r.triggerHistory.record.bytes,
+			'≤ the bound',
+			r.triggerHistory.record.bytes <= r.triggerHistory.maxRecordBytes,
+			`${f(r.triggerHistory.record.bytes / 1e6, 2)} MB`,
+		);
+	}
 	add(
 		'Package load time (median of 5 fresh processes)',
 		r.load.medianMs,
@@ -192,6 +266,79 @@ export function render(r: Json): { block: string; targets: Target[] } {
 				([name, v]) =>
 					`| ${name} | ${s(v.median.ms)} | ${f(v.median.ms / a.node.median.ms)} | ${s(v.median.wallMs)} |`,
 			),
+			'',
+		);
+	}
+	if (r.appLatency) {
+		const l = r.appLatency;
+		lines.push(
+			`### A seconds-long service in the real app (${l.latencyMs} ms a request)`,
+			'',
+			`${l.items.toLocaleString('en')} "Get by CIN" items made by a Code node, the stub answering after ${l.latencyMs} ms; ideal for ${l.inFlight} in flight ${s(l.idealMs)}.`,
+			'',
+			'| Variant | Node time | ÷ ideal | Execution |',
+			'|---|---|---|---|',
+			...(
+				[
+					[`FinVerify node, Items in Parallel ${l.inFlight}`, l.results.node],
+					[
+						`HTTP Request node, batching ${l.inFlight} items per ${l.latencyMs} ms`,
+						l.results.httpRequest,
+					],
+				] as Array<[string, Json]>
+			).map(
+				([name, v]) =>
+					`| ${name} | ${s(v.median.ms)} | ${f(v.median.ms / l.idealMs)} | ${s(v.median.wallMs)} |`,
+			),
+			'',
+		);
+	}
+	if (r.appTrigger) {
+		lines.push(
+			"### The FinVerify Trigger beside n8n's Webhook node (real app)",
+			'',
+			`Two published workflows of one shape, trigger → No Op, in one n8n; ${r.appTrigger.deliveries.toLocaleString('en')} new deliveries per run, ${r.appTrigger.inFlight} in flight (signed; the Webhook node checks nothing). CPU is the n8n process's (/proc) from the first delivery until every execution is stored, per delivery. Measured twice, each in a fresh n8n: n8n's defaults, and with \`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true\`.`,
+			'',
+			'| n8n settings | Trigger | n8n CPU per delivery | Deliveries per second | All stored after |',
+			'|---|---|---|---|---|',
+		);
+		for (const [label, run] of [
+			['defaults', r.appTrigger],
+			['lazy isolate acquire', r.appTriggerLazyAcquire],
+		] as Array<[string, Json | undefined]>) {
+			if (!run) continue;
+			const tr = run.results;
+			lines.push(
+				...(
+					[
+						['FinVerify Trigger (1.1, HMAC)', tr.finVerifyTrigger],
+						["n8n's Webhook node (v2)", tr.webhookNode],
+					] as Array<[string, Json]>
+				).map(
+					([name, v]) =>
+						`| ${label} | ${name} | ${f(v.median.cpuMsPerDelivery, 1)} ms | ${f(v.median.deliveriesPerSecond, 1)} | ${s(v.median.allStoredMs)} |`,
+				),
+			);
+		}
+		lines.push('');
+	}
+	if (r.triggerHistory) {
+		const h = r.triggerHistory;
+		lines.push(
+			'### Trigger cost against the deliveries it has seen (engine harness)',
+			'',
+			`${h.deliveries.toLocaleString('en')} unique signed deliveries, one at a time, through n8n-core's WebhookContext over HTTP, each run through WorkflowExecute; deduplication on. The duplicate record held ${h.record.entries.toLocaleString('en')} keys, ${f(h.record.bytes / 1e6, 2)} MB, at the end; the workflow's static data ${h.storedStaticDataBytes} bytes.`,
+			'',
+			'| Deliveries | Time per delivery | CPU per delivery |',
+			'|---|---|---|',
+			...(h.blocks as Json[])
+				.filter(
+					(b, i, all) => i === 0 || i === 1 || i === all.length - 1 || (b.from + 1000) % 5000 === 0,
+				)
+				.map(
+					(b) =>
+						`| ${(b.from + 1).toLocaleString('en')}-${(b.from + 1000).toLocaleString('en')} | ${f(b.wallMsPerDelivery, 2)} ms | ${f(b.cpuMsPerDelivery, 2)} ms |`,
+				),
 			'',
 		);
 	}

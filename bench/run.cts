@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import path from 'node:path';
 
-import { appStatement, appThroughput } from './app.cjs';
+import { appLatency, appStatement, appThroughput, appTrigger } from './app.cjs';
 import { writeDocs } from './docs.cjs';
 import { createEngine, profile, scaling, throughput } from './engine.cjs';
 import { childJson, log, MB, median, REPO, settings, startStub } from './lib.cjs';
@@ -31,6 +31,11 @@ const ONLY =
 		: undefined;
 
 /** Package load time: a fresh Node process with n8n-workflow already loaded (as in n8n) requires dist/. */
+/** BENCH_APP_SCENARIOS=trigger,…: only these real-app scenarios (default: all of them). */
+const APP_SCENARIOS = new Set(
+	(process.env.BENCH_APP_SCENARIOS ?? 'throughput,latency,trigger,statement').split(','),
+);
+
 async function loadTime() {
 	const script = `
 		require('n8n-workflow');
@@ -130,6 +135,10 @@ async function main() {
 			const engine = await createEngine(stub);
 			await section('engine', () => throughput(engine, stub));
 			await section('profile', () => profile(engine));
+			await section(
+				'triggerHistory',
+				async () => await childJson<Json>(path.join(__dirname, 'trigger-history.cts')),
+			);
 		}
 		if (!ONLY) {
 			await section('scaling', async () => await scaling(await createEngine(stub)));
@@ -137,8 +146,16 @@ async function main() {
 			await section('sandbox', sandboxThroughput);
 		}
 		if (settings.app && ONLY !== 'engine') {
-			await section('app', () => appThroughput(stub));
-			await section('appStatement', () => appStatement(stub));
+			if (APP_SCENARIOS.has('throughput')) await section('app', () => appThroughput(stub));
+			if (APP_SCENARIOS.has('latency')) await section('appLatency', appLatency);
+			if (APP_SCENARIOS.has('trigger')) {
+				await section('appTrigger', () => appTrigger(stub));
+				// n8n's own setting that creates an expression isolate only when an expression is evaluated
+				await section('appTriggerLazyAcquire', () =>
+					appTrigger(stub, { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' }),
+				);
+			}
+			if (APP_SCENARIOS.has('statement')) await section('appStatement', () => appStatement(stub));
 		}
 	} finally {
 		await stub.close();

@@ -1,5 +1,6 @@
 import { DEFAULT_CREDENTIALS, parseKeys, type ApiKey } from './auth.cjs';
 import { CLOCK_MODES, type ClockMode } from './state/timers.cjs';
+import { DEFAULT_RETRY_POLICY } from './webhooks.cjs';
 
 export type Shape = 'sample' | 'reference';
 export const SHAPES: readonly Shape[] = ['sample', 'reference'];
@@ -31,6 +32,12 @@ export interface SandboxOptions {
 	webhookSecret?: string;
 	/** First webhook retry delay; doubles per retry. Default `SANDBOX_WEBHOOK_BACKOFF_MS` or 1000. */
 	webhookBackoffMs?: number;
+	/** Longest wait between two webhook attempts. Default `SANDBOX_WEBHOOK_MAX_BACKOFF_MS` or 300000 (5 min). */
+	webhookMaxBackoffMs?: number;
+	/** Webhook attempts in all, the first included. Default `SANDBOX_WEBHOOK_MAX_ATTEMPTS` or 12. */
+	webhookMaxAttempts?: number;
+	/** A webhook attempt not answered within this time failed. Default `SANDBOX_WEBHOOK_TIMEOUT_MS` or 10000. */
+	webhookTimeoutMs?: number;
 	/** Journeys not consented within this time expire. Default `SANDBOX_JOURNEY_TTL_S` or 1800 s. */
 	journeyTtlMs?: number;
 	/** Extra API keys. Default from `SANDBOX_KEYS` (JSON array). */
@@ -83,7 +90,19 @@ export function resolveConfig(
 		webhookBackoffMs:
 			options.webhookBackoffMs ??
 			int(env.SANDBOX_WEBHOOK_BACKOFF_MS, 'SANDBOX_WEBHOOK_BACKOFF_MS') ??
-			1000,
+			DEFAULT_RETRY_POLICY.backoffMs,
+		webhookMaxBackoffMs:
+			options.webhookMaxBackoffMs ??
+			int(env.SANDBOX_WEBHOOK_MAX_BACKOFF_MS, 'SANDBOX_WEBHOOK_MAX_BACKOFF_MS') ??
+			DEFAULT_RETRY_POLICY.maxBackoffMs,
+		webhookMaxAttempts:
+			options.webhookMaxAttempts ??
+			int(env.SANDBOX_WEBHOOK_MAX_ATTEMPTS, 'SANDBOX_WEBHOOK_MAX_ATTEMPTS') ??
+			DEFAULT_RETRY_POLICY.maxAttempts,
+		webhookTimeoutMs:
+			options.webhookTimeoutMs ??
+			int(env.SANDBOX_WEBHOOK_TIMEOUT_MS, 'SANDBOX_WEBHOOK_TIMEOUT_MS') ??
+			DEFAULT_RETRY_POLICY.timeoutMs,
 		journeyTtlMs:
 			options.journeyTtlMs ??
 			(int(env.SANDBOX_JOURNEY_TTL_S, 'SANDBOX_JOURNEY_TTL_S') ?? 1800) * 1000,

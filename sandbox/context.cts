@@ -32,7 +32,13 @@ export class Sandbox {
 
 	constructor(readonly config: SandboxConfig) {
 		this.keys = new KeyStore(config.keys, config.refreshToken);
-		this.webhooks = new Webhooks(config.webhookSecret, config.webhookBackoffMs);
+		this.webhooks = new Webhooks(config.webhookSecret, {
+			backoffMs: config.webhookBackoffMs,
+			maxBackoffMs: config.webhookMaxBackoffMs,
+			// at least one attempt
+			maxAttempts: Math.max(1, config.webhookMaxAttempts),
+			timeoutMs: config.webhookTimeoutMs,
+		});
 		this.clock = new Clock(config.clock);
 		this.journeys = new Journeys(
 			config.stepMs,

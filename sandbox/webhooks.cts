@@ -1,7 +1,53 @@
 import { createHmac, randomUUID } from 'node:crypto';
 
-export const MAX_ATTEMPTS = 5;
-const ATTEMPT_TIMEOUT_MS = 5000;
+/**
+ * How the sender retries, like a real webhook service: exponential backoff from `backoffMs`, doubling per
+ * attempt up to `maxBackoffMs`, plus up to 25% random jitter (so a burst of failed deliveries does not come
+ * back as one burst), and a `Retry-After` answer (seconds) waited out when it asks for longer. The defaults
+ * spread 12 attempts over about 20 minutes; tests compress the time with smaller values.
+ */
+export interface RetryPolicy {
+	/** First retry delay. */
+	backoffMs: number;
+	/** Longest delay between two attempts. */
+	maxBackoffMs: number;
+	/** Attempts in all, the first one included. */
+	maxAttempts: number;
+	/** An attempt not answered within this time counts as failed. */
+	timeoutMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	backoffMs: 1000,
+	maxBackoffMs: 300_000,
+	maxAttempts: 12,
+	timeoutMs: 10_000,
+};
+
+/**
+ * The wait before attempt `attempt + 1` after attempt `attempt` (1-based) failed: `backoffMs` × 2^(attempt-1),
+ * at most `maxBackoffMs`, or the answer's Retry-After when longer (also at most `maxBackoffMs`), plus
+ * `jitter` (0..1) × 25%.
+ */
+export function retryDelayMs(
+	policy: Pick<RetryPolicy, 'backoffMs' | 'maxBackoffMs'>,
+	attempt: number,
+	retryAfterMs = 0,
+	jitter = Math.random(),
+): number {
+	const exponential = Math.min(policy.backoffMs * 2 ** (attempt - 1), policy.maxBackoffMs);
+	const base = Math.max(exponential, Math.min(retryAfterMs, policy.maxBackoffMs));
+	return Math.round(base * (1 + 0.25 * jitter));
+}
+
+/** A Retry-After header in milliseconds (seconds or an HTTP date); 0 when absent or unreadable. */
+export function retryAfterMs(value: string | null, nowMs = Date.now()): number {
+	if (!value) return 0;
+	const seconds = Number(value);
+	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? 0 : Math.max(0, date - nowMs);
+}
 
 export interface Attempt {
 	attempt: number;
@@ -9,6 +55,8 @@ export interface Attempt {
 	status: number | null;
 	error?: string;
 	ms: number;
+	/** Wait before the next attempt (absent after the last one). */
+	nextInMs?: number;
 }
 
 export interface Delivery {
@@ -38,7 +86,7 @@ export class Webhooks {
 
 	constructor(
 		private readonly secret: string,
-		private readonly backoffMs: number,
+		private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 		private readonly onAttempt: (d: Delivery, a: Attempt) => void = () => {},
 	) {}
 
@@ -94,11 +142,13 @@ export class Webhooks {
 
 	private async deliver(d: Delivery, generation: number): Promise<void> {
 		const rawBody = JSON.stringify(d.payload);
-		for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+		const { maxAttempts, timeoutMs } = this.policy;
+		for (let attempt = 1; attempt <= maxAttempts; attempt++) {
 			if (generation !== this.generation) return;
 			const timestamp = String(Math.floor(Date.now() / 1000));
 			const started = Date.now();
 			const record: Attempt = { attempt, at: new Date(started).toISOString(), status: null, ms: 0 };
+			let retryAfter = 0;
 			try {
 				const response = await fetch(d.url, {
 					method: 'POST',
@@ -112,23 +162,27 @@ export class Webhooks {
 					},
 					body: rawBody,
 					redirect: 'manual',
-					signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+					signal: AbortSignal.timeout(timeoutMs),
 				});
 				await response.arrayBuffer().catch(() => undefined);
 				record.status = response.status;
+				retryAfter = retryAfterMs(response.headers.get('retry-after'));
 			} catch (error) {
 				const cause = (error as { cause?: unknown }).cause;
 				record.error = String(cause ?? error);
 			}
 			record.ms = Date.now() - started;
 			if (generation !== this.generation) return;
+			const delivered = record.status !== null && record.status >= 200 && record.status < 300;
+			if (!delivered && attempt < maxAttempts)
+				record.nextInMs = retryDelayMs(this.policy, attempt, retryAfter);
 			d.attempts.push(record);
 			this.onAttempt(d, record);
-			if (record.status !== null && record.status >= 200 && record.status < 300) {
+			if (delivered) {
 				d.status = 'delivered';
 				return;
 			}
-			if (attempt < MAX_ATTEMPTS) await this.wait(this.backoffMs * 2 ** (attempt - 1));
+			if (record.nextInMs !== undefined) await this.wait(record.nextInMs);
 		}
 		d.status = 'failed';
 	}

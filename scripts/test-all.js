@@ -2,7 +2,8 @@
 // @ts-check
 'use strict';
 // `npm test`: the whole suite in order — typecheck, format, lint, build, scan (n8n's package scanner and
-// actionlint, test/scan/), unit, integration, e2e (real n8n app and browser). It works as the first command on a fresh clone: before any step it installs what is missing
+// actionlint, test/scan/), unit, integration, e2e (real n8n app and browser), scale (the real n8n app under load).
+// It works as the first command on a fresh clone: before any step it installs what is missing
 // (scripts/bootstrap.js: `npm ci` when node_modules is missing or older than package-lock.json; for the e2e step
 // the cached n8n runtime, scripts/runtime.js, and Debian's Chromium when running as root).
 // Each step prints its own output (typecheck, format and lint run together, and so do unit and integration: see
@@ -53,6 +54,8 @@ const steps = [
 	// so their files overlap well; jest's default (cores - 1) runs them one at a time on 2 cores
 	['integration', ...jest('integration', ['--maxWorkers=4'])],
 	['e2e', ...jest('e2e', ['--runInBand'])],
+	// the real n8n app under load (test/scale/): 500 executions waiting for callbacks, all resumed
+	['scale', ...jest('scale', ['--runInBand'])],
 ];
 // Steps that run at the same time when both or all are selected: each of the checks is single-threaded, and the
 // integration tests mostly wait (polls, retries, webhooks), so together they use the cores that one alone leaves
@@ -124,7 +127,7 @@ async function prepare() {
 		console.error(`=== setup: ${e.message}`);
 		fail('setup (npm ci)', ((Date.now() - started) / 1000).toFixed(1), 1);
 	}
-	if (!selected.some(([name]) => name === 'e2e')) return;
+	if (!selected.some(([name]) => name === 'e2e' || name === 'scale')) return;
 	try {
 		const { ensureRuntime } = require('./runtime');
 		const runtime = await ensureRuntime({ log: say });
@@ -133,6 +136,7 @@ async function prepare() {
 		console.error(`=== setup: the n8n runtime could not be installed: ${e.message}`);
 		fail('setup (n8n runtime)', ((Date.now() - started) / 1000).toFixed(1), 1);
 	}
+	if (!selected.some(([name]) => name === 'e2e')) return; // the browser suite is in the e2e step
 	const chromium = bootstrap.ensureChromium({ log: say });
 	if (chromium.ok) say(`chromium: ${chromium.path}`);
 	else {

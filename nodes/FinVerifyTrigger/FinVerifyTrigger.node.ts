@@ -11,14 +11,13 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { FinVerifyCredentials } from '../FinVerify/transport';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import {
-	checkDelivery,
 	claimInProcess,
 	clearInProcess,
 	DEFAULT_DEDUPE_WINDOW_MINUTES,
 	deliveryKey,
-	readSeen,
 	releaseInProcess,
 } from './dedupe';
+import { forgetSecrets, requiredSigningSecret } from '../shared/signingSecret';
 import type { EventFilter, EventType } from '../shared/events';
 import { applyFilter, normalizeEvent, parseJsonBody } from '../shared/events';
 import { fetchJourneyResults } from '../shared/results';
@@ -41,8 +40,16 @@ interface TriggerOptions {
 	toleranceSeconds?: number;
 }
 
-/** Static data key of the delivery ids seen recently (see dedupe.ts). */
-const SEEN_KEY = 'recentDeliveries';
+/**
+ * What n8n answers to an accepted delivery once it created the execution. A plain value, not an
+ * expression: n8n would start its expression engine for it on every delivery.
+ */
+const ACCEPTED_ANSWER = { received: true };
+
+/** Where this trigger's in-memory records (recent deliveries, signing secret) are kept. */
+function triggerScope(this: IHookFunctions | IWebhookFunctions): string {
+	return `${this.getWorkflow().id}:${this.getNode().id}:`;
+}
 
 /**
  * Answers a delivery that starts no execution (rejected, duplicate, filtered out) directly;
@@ -109,7 +116,10 @@ export class FinVerifyTrigger implements INodeType {
 		name: 'finVerifyTrigger',
 		icon: { light: 'file:../../icons/finverify.svg', dark: 'file:../../icons/finverify.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1. n8n 2.41.1 evaluates an expression (its Webhook node v1's binaryData option) for
+		// every delivery to a version-1 start node, so new triggers are 1.1 (docs/trigger.md)
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{"Events: " + ($parameter["events"] || []).join(", ")}}',
 		// n8n's nodes panel shows the trigger's description for the merged FinVerify entry, so it
 		// describes both
@@ -129,7 +139,8 @@ export class FinVerifyTrigger implements INodeType {
 				// An accepted one is answered by n8n after it created the execution (as n8n's Webhook node):
 				// a 2xx then means the execution exists, so a sender never stops resending a lost one.
 				responseMode: 'onReceived',
-				responseData: '={{ ({ received: true }) }}',
+				// n8n sends an object as JSON (a string would be sent as text)
+				responseData: ACCEPTED_ANSWER as unknown as string,
 				path: 'finverify',
 			},
 		],
@@ -403,7 +414,8 @@ export class FinVerifyTrigger implements INodeType {
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				clearInProcess(`${this.getWorkflow().id}:${this.getNode().id}`);
+				clearInProcess(triggerScope.call(this));
+				forgetSecrets(triggerScope.call(this));
 				const staticData = this.getWorkflowStaticData('node');
 				delete staticData.webhookUrl;
 				delete staticData.activatedAt;
@@ -434,21 +446,20 @@ export class FinVerifyTrigger implements INodeType {
 
 		// 1. Authenticity, before anything is read from the body
 		if (verification === 'hmacSignature') {
-			const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as FinVerifyCredentials;
-			if (!credentials.webhookSecret) {
-				throw new NodeOperationError(
-					this.getNode(),
-					'The FinVerify credential has no Webhook Signing Secret',
-				);
-			}
-			const result = verifySignature({
-				rawBody,
-				signature: header(options.signatureHeader, DEFAULT_SIGNATURE_HEADERS.signature),
-				timestamp: header(options.timestampHeader, DEFAULT_SIGNATURE_HEADERS.timestamp),
-				secret: credentials.webhookSecret,
-				toleranceSeconds: options.toleranceSeconds,
-				nowMs,
-			});
+			const check = (secret: string) =>
+				verifySignature({
+					rawBody,
+					signature: header(options.signatureHeader, DEFAULT_SIGNATURE_HEADERS.signature),
+					timestamp: header(options.timestampHeader, DEFAULT_SIGNATURE_HEADERS.timestamp),
+					secret,
+					toleranceSeconds: options.toleranceSeconds,
+					nowMs,
+				});
+			const known = await requiredSigningSecret.call(this, nowMs);
+			let result = check(known.secret);
+			// the secret may have been changed since it was read: read it again before refusing
+			if (!result.valid && result.reason === 'signature_mismatch' && known.remembered)
+				result = check((await requiredSigningSecret.call(this, nowMs, true)).secret);
 			if (!result.valid) {
 				return reject(401, {
 					error: 'unauthorized',
@@ -500,19 +511,13 @@ export class FinVerifyTrigger implements INodeType {
 		);
 		if (windowMinutes > 0 && key) {
 			const windowMs = windowMinutes * 60_000;
-			const scope = `${this.getWorkflow().id}:${this.getNode().id}`;
-			const staticData = this.getWorkflowStaticData('node');
-			const { duplicate, seen } = checkDelivery(
-				readSeen(staticData[SEEN_KEY]),
-				key,
-				nowMs,
-				windowMs,
-			);
-			// the in-process claim is synchronous: of simultaneous copies, exactly one gets through
-			if (duplicate || !claimInProcess(scope, key, nowMs, windowMs)) {
+			const scope = triggerScope.call(this);
+			// the claim is synchronous: of simultaneous copies, exactly one gets through. The record is
+			// in this n8n process's memory only: n8n does not save static data that a webhook call which
+			// starts an execution changed (docs/trigger.md), so a restart forgets it.
+			if (!claimInProcess(scope, key, nowMs, windowMs)) {
 				return ignore({ duplicate: true, message: 'duplicate, ignored' });
 			}
-			staticData[SEEN_KEY] = seen as unknown as IDataObject[];
 			// n8n answers after creating the execution; an error answer (it could not) frees the key, so
 			// the sender's retry is accepted instead of being taken for a duplicate. A sender that hung up
 			// before any answer keeps the key claimed: n8n still goes on to create the execution.

@@ -3,63 +3,29 @@ import { createHash } from 'crypto';
 /**
  * Duplicate detection of deliveries, keyed on what the signature covers.
  *
- * Two records, both bounded by the window (time) with a generous size cap:
- * - an in-process record (this module), checked and written synchronously, so simultaneous copies
- *   of one delivery on one n8n process start one execution; an entry whose answer was not a 2xx (n8n
- *   could not create the execution) is removed again, so the sender's retry is accepted;
- * - the node's workflow static data, which n8n loads before and saves after each webhook call (only
- *   when it answered without error): it survives restarts, but simultaneous calls overwrite each
- *   other's additions, so it is the second line only.
- * In queue mode with several webhook processors the in-process record is per process: delivery is
- * then at-least-once (see docs/reliability.md for the Remove Duplicates pattern on `deliveryKey`).
+ * The record is in-process: checked and written synchronously, so simultaneous copies of one delivery on
+ * one n8n process start one execution; an entry whose answer was not a 2xx (n8n could not create the
+ * execution) is removed again, so the sender's retry is accepted. It is bounded by the window (time) and
+ * by MAX_IN_PROCESS_DELIVERIES entries of at most MAX_KEY_LENGTH characters, and checking a delivery
+ * costs the same whatever number of deliveries came before.
+ *
+ * It does not survive a restart of n8n, and it is per process in queue mode: n8n saves a workflow's
+ * static data after a webhook call only when that call starts no execution (the flag that marks it
+ * changed is reset when n8n prepares the execution), so a record kept there would not be stored for the
+ * deliveries that matter. Across restarts and processes, n8n's Remove Duplicates node on `deliveryKey`
+ * is the durable record (docs/trigger.md, docs/reliability.md).
  */
 
 export const DEFAULT_DEDUPE_WINDOW_MINUTES = 60;
-/** Most deliveries kept in static data (it is saved on every accepted delivery). */
-export const MAX_STORED_DELIVERIES = 10_000;
 /** Most deliveries kept in memory per trigger node. */
-export const MAX_IN_PROCESS_DELIVERIES = 100_000;
-
-export interface SeenDelivery {
-	id: string;
-	/** When first seen, milliseconds since the epoch. */
-	at: number;
-}
-
-/** Reads a stored list back, dropping anything malformed (static data is user-editable JSON). */
-export function readSeen(value: unknown): SeenDelivery[] {
-	if (!Array.isArray(value)) return [];
-	return value.filter(
-		(entry): entry is SeenDelivery =>
-			typeof entry === 'object' &&
-			entry !== null &&
-			typeof (entry as SeenDelivery).id === 'string' &&
-			typeof (entry as SeenDelivery).at === 'number',
-	);
-}
-
-export interface DedupeResult {
-	duplicate: boolean;
-	/** The list to store back: pruned, and with this delivery added when it is new. */
-	seen: SeenDelivery[];
-}
-
+export const MAX_IN_PROCESS_DELIVERIES = 50_000;
+/** Longest key deliveryKey() makes: "signed:" and 32 characters of a base64url SHA-256. */
+export const MAX_KEY_LENGTH = 'signed:'.length + 32;
 /**
- * Checks `id` against deliveries seen within `windowMs` before `nowMs` and records it when new.
- * Entries older than the window are pruned; at most `maxEntries` are kept (oldest dropped first).
+ * Upper bound of the bytes one trigger's record holds in keys and times (UTF-16 key characters plus an
+ * 8-byte time each); V8's own map overhead comes on top.
  */
-export function checkDelivery(
-	seen: SeenDelivery[],
-	id: string,
-	nowMs: number,
-	windowMs: number,
-	maxEntries = MAX_STORED_DELIVERIES,
-): DedupeResult {
-	const fresh = seen.filter((entry) => nowMs - entry.at < windowMs && entry.at <= nowMs + windowMs);
-	if (fresh.some((entry) => entry.id === id)) return { duplicate: true, seen: fresh };
-	const next = [...fresh, { id, at: nowMs }];
-	return { duplicate: false, seen: next.slice(Math.max(0, next.length - Math.max(1, maxEntries))) };
-}
+export const MAX_RECORD_BYTES = MAX_IN_PROCESS_DELIVERIES * (2 * MAX_KEY_LENGTH + 8);
 
 const digest = (text: string | Buffer) =>
 	createHash('sha256').update(text).digest('base64url').slice(0, 32);
@@ -126,4 +92,12 @@ export function releaseInProcess(scope: string, key: string): void {
 /** Forgets every in-process record of a scope (the workflow was unpublished). */
 export function clearInProcess(scope: string): void {
 	inProcess.delete(scope);
+}
+
+/** Entries and bytes (keys as UTF-16 plus an 8-byte time each) of the record of a scope. */
+export function inProcessRecordSize(scope: string): { entries: number; bytes: number } {
+	const seen = inProcess.get(scope);
+	let bytes = 0;
+	for (const key of seen?.keys() ?? []) bytes += 2 * key.length + 8;
+	return { entries: seen?.size ?? 0, bytes };
 }

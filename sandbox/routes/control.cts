@@ -72,6 +72,15 @@ export function registerControl(app: FastifyInstance, sandbox: Sandbox, startedA
 		return reply.code(201).send({ keys: sandbox.keys.list() });
 	});
 
+	app.get('/__sandbox/journeys', async () => ({
+		journeys: sandbox.journeys.list().map((j) => ({
+			client_id: j.clientId,
+			status: j.status,
+			webhook_url: j.webhookUrl ?? null,
+			created_at: j.createdAt,
+		})),
+	}));
+
 	app.post<Params<'clientId'> & { Body: { to?: string } | undefined }>(
 		'/__sandbox/journeys/:clientId/advance',
 		async (request, reply) => {

@@ -114,6 +114,11 @@ export class Journeys {
 		return this.journeys.get(clientId);
 	}
 
+	/** Every journey, oldest first. */
+	list(): Journey[] {
+		return [...this.journeys.values()];
+	}
+
 	/** The consent page was opened. */
 	opened(j: Journey): void {
 		if (j.status === 'initiated') this.set(j, 'consent_pending');

@@ -251,9 +251,10 @@ export class Engine {
 			 */
 			createExecution?: () => Promise<void>;
 			/**
-			 * As the n8n app does: each webhook call gets its own copy of the workflow's static data, loaded
-			 * before the call and saved when n8n answers without error (simultaneous calls overwrite each
-			 * other's changes). Off: one shared object (a single in-memory workflow).
+			 * As the n8n app (2.41.1) does: each webhook call gets its own copy of the workflow's static data,
+			 * loaded before the call and saved when n8n answers without error, but only for a call that starts
+			 * no execution: preparing the execution resets the "changed" flag n8n saves by (simultaneous calls
+			 * overwrite each other's changes). Off: one shared object (a single in-memory workflow).
 			 */
 			perCallStaticData?: boolean;
 		} = {},
@@ -425,8 +426,9 @@ export class Engine {
 						}),
 					);
 				}
-				// n8n saves the static data when it answers without error
-				if (options.perCallStaticData) workflow.staticData = callWorkflow.staticData;
+				// n8n saves the static data when it answers without error, unless the call started an execution
+				if (options.perCallStaticData && !response.workflowData)
+					workflow.staticData = callWorkflow.staticData;
 				if (response.noWebhookResponse !== true && !res.headersSent) {
 					// as n8n 2.41 does: responseData defaults to the string 'firstEntryJson' when not declared
 					const declared = resolveWebhookDescriptionField(

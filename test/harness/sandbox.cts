@@ -34,6 +34,11 @@ export async function startTestSandbox(
 		stepMs?: number;
 		webhookSecret?: string;
 		clock?: 'real' | 'manual';
+		/** The webhook sender's retry schedule (sandbox/webhooks.cts; defaults spread 12 attempts over minutes). */
+		webhookBackoffMs?: number;
+		webhookMaxBackoffMs?: number;
+		webhookMaxAttempts?: number;
+		webhookTimeoutMs?: number;
 	} = {},
 ) {
 	// loaded lazily so suites that do not need the sandbox do not pay for it

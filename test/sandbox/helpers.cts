@@ -15,6 +15,8 @@ export function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
 		stepMs: 50,
 		webhookSecret: WEBHOOK_SECRET,
 		webhookBackoffMs: 20,
+		// the sender's schedule compressed: 5 attempts, 20 ms doubling (the default spreads 12 over minutes)
+		webhookMaxAttempts: 5,
 		...options,
 	});
 }

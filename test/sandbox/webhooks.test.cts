@@ -1,4 +1,5 @@
 import type { RunningSandbox } from '../../sandbox/server.cjs';
+import { DEFAULT_RETRY_POLICY, retryAfterMs, retryDelayMs } from '../../sandbox/webhooks.cjs';
 import {
 	api,
 	call,
@@ -26,6 +27,36 @@ const journeyTo = async (url: string) => {
 	});
 	return clientId;
 };
+
+describe('retry schedule (a real service: backoff over minutes)', () => {
+	it('doubles from the first delay up to the longest, spreading 12 attempts over about 20 minutes', () => {
+		const delays = Array.from({ length: DEFAULT_RETRY_POLICY.maxAttempts - 1 }, (_, i) =>
+			retryDelayMs(DEFAULT_RETRY_POLICY, i + 1, 0, 0),
+		);
+		expect(delays).toEqual([
+			1000, 2000, 4000, 8000, 16_000, 32_000, 64_000, 128_000, 256_000, 300_000, 300_000,
+		]);
+		const minutes = delays.reduce((a, b) => a + b, 0) / 60_000;
+		expect(minutes).toBeGreaterThan(15);
+		expect(minutes).toBeLessThan(30);
+	});
+
+	it('adds at most 25% jitter and waits out a longer Retry-After, never longer than the longest delay', () => {
+		const policy = { backoffMs: 1000, maxBackoffMs: 60_000 };
+		expect(retryDelayMs(policy, 1, 0, 1)).toBe(1250);
+		expect(retryDelayMs(policy, 1, 0, 0.5)).toBe(1125);
+		expect(retryDelayMs(policy, 2, 30_000, 0)).toBe(30_000);
+		expect(retryDelayMs(policy, 3, 1000, 0)).toBe(4000);
+		expect(retryDelayMs(policy, 1, 3_600_000, 0)).toBe(60_000);
+	});
+
+	it('reads Retry-After in seconds or as a date', () => {
+		expect(retryAfterMs('7')).toBe(7000);
+		expect(retryAfterMs(new Date(10_000).toUTCString(), 4000)).toBe(6000);
+		expect(retryAfterMs(null)).toBe(0);
+		expect(retryAfterMs('soon')).toBe(0);
+	});
+});
 
 describe('webhook delivery', () => {
 	it('retries a non-2xx answer with exponential backoff, keeping X-Webhook-Id, re-signing each attempt', async () => {
@@ -64,7 +95,7 @@ describe('webhook delivery', () => {
 		}
 	});
 
-	it('gives up after 5 attempts', async () => {
+	it('gives up after its last attempt (webhookMaxAttempts: 5 here)', async () => {
 		const hooks = await receiver([500, 500, 500, 500, 500, 500]);
 		try {
 			const clientId = await journeyTo(hooks.url);

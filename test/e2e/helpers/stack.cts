@@ -169,6 +169,8 @@ export interface StackOptions {
 	name: string;
 	/** Sandbox step time (journeys, ITR jobs). */
 	stepMs?: number;
+	/** Other options of the sandbox (e.g. its webhook sender's retry schedule). */
+	sandbox?: Omit<Parameters<typeof startTestSandbox>[0], 'stepMs'>;
 }
 
 /**
@@ -222,14 +224,18 @@ export class N8nStack {
 		readonly examples: Example[],
 	) {}
 
-	static async create({ name, stepMs = 1000 }: StackOptions): Promise<N8nStack> {
+	static async create({
+		name,
+		stepMs = 1000,
+		sandbox: sandboxOptions,
+	}: StackOptions): Promise<N8nStack> {
 		const t0 = Date.now();
 		const runtime: Runtime = await ensureRuntime({ log });
 		ensureBuilt();
 		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `finverify-e2e-${name}-`));
 		fs.mkdirSync(path.join(userFolder, 'logs'), { recursive: true });
 		const [port, brokerPort] = await freePorts(2);
-		const sandbox = await startTestSandbox({ stepMs, clock: 'real' });
+		const sandbox = await startTestSandbox({ clock: 'real', ...sandboxOptions, stepMs });
 		lib.installPackage(userFolder);
 		const owner = lib.ownerWithHash(runtime, OWNER);
 		const env = lib.n8nEnv({ userFolder, port, brokerPort, owner, runtime });
@@ -355,6 +361,21 @@ export class N8nStack {
 		log(`n8n started on ${this.url} and logged in (${Date.now() - t0} ms)`);
 	}
 
+	/** The pid of the n8n process itself (scripts/n8n-run.js runs it as a child, next to the task runner). */
+	n8nPid(): number {
+		const wrapper = this.n8n!.pid!;
+		const children = fs
+			.readFileSync(`/proc/${wrapper}/task/${wrapper}/children`, 'utf8')
+			.trim()
+			.split(/\s+/)
+			.filter(Boolean);
+		const pid = children.find((child) =>
+			fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(this.runtime.n8nBin),
+		);
+		if (!pid) throw new Error(`no n8n process under pid ${wrapper}`);
+		return Number(pid);
+	}
+
 	/** Stops n8n (not the sandbox, the user folder or the database) and starts it again. */
 	async restartN8n(): Promise<void> {
 		if (this.n8n) {
@@ -390,9 +411,14 @@ export class N8nStack {
 		return r.data.results;
 	}
 
-	/** How many executions are stored (of one workflow): the REST API's count, not limited to a page. */
-	async executionCount(workflowId?: string): Promise<number> {
-		const filter = encodeURIComponent(JSON.stringify(workflowId ? { workflowId } : {}));
+	/**
+	 * How many executions are stored (of one workflow, with one of `status`): the REST API's count, not limited to
+	 * a page.
+	 */
+	async executionCount(workflowId?: string, status?: string[]): Promise<number> {
+		const filter = encodeURIComponent(
+			JSON.stringify({ ...(workflowId ? { workflowId } : {}), ...(status ? { status } : {}) }),
+		);
 		const r = await this.rest<{ data: { count: number; results: Json[] } }>(
 			'GET',
 			`/rest/executions?filter=${filter}&limit=1`,

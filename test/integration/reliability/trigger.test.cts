@@ -2,7 +2,8 @@
  * Issue #10 High 1, High 3, Medium 4 and the trigger attack set, through the harness (n8n-core's
  * WebhookContext over real HTTP, executions through WorkflowExecute). The harness answers like n8n 2.41:
  * an accepted delivery is answered after the execution is created, and with `perCallStaticData` each call
- * gets its own copy of the static data, saved when it answers without error (as the app does).
+ * gets its own copy of the static data, saved when it answers without error and started no execution (as
+ * the app does).
  */
 import { randomUUID } from 'node:crypto';
 

@@ -1,79 +1,13 @@
 import {
-	checkDelivery,
 	claimInProcess,
+	clearInProcess,
 	deliveryKey,
-	readSeen,
+	inProcessRecordSize,
+	MAX_IN_PROCESS_DELIVERIES,
+	MAX_KEY_LENGTH,
+	MAX_RECORD_BYTES,
 	releaseInProcess,
 } from '../../../nodes/FinVerifyTrigger/dedupe';
-import type { SeenDelivery } from '../../../nodes/FinVerifyTrigger/dedupe';
-
-const HOUR = 3_600_000;
-const T0 = 1_750_000_000_000;
-
-describe('checkDelivery', () => {
-	test('first delivery is new and remembered; the same id again is a duplicate', () => {
-		const first = checkDelivery([], 'id:a', T0, HOUR);
-		expect(first).toEqual({ duplicate: false, seen: [{ id: 'id:a', at: T0 }] });
-		const again = checkDelivery(first.seen, 'id:a', T0 + 1000, HOUR);
-		expect(again.duplicate).toBe(true);
-		// the first-seen time is kept, so a stream of retries cannot extend the window forever
-		expect(again.seen).toEqual([{ id: 'id:a', at: T0 }]);
-	});
-
-	test('other ids are not duplicates', () => {
-		const { seen } = checkDelivery([], 'id:a', T0, HOUR);
-		const b = checkDelivery(seen, 'id:b', T0 + 1, HOUR);
-		expect(b.duplicate).toBe(false);
-		expect(b.seen.map((e) => e.id)).toEqual(['id:a', 'id:b']);
-	});
-
-	test('outside the window the same id is new again, and old entries are pruned', () => {
-		const seen: SeenDelivery[] = [
-			{ id: 'id:a', at: T0 },
-			{ id: 'id:b', at: T0 + HOUR / 2 },
-		];
-		const later = checkDelivery(seen, 'id:a', T0 + HOUR, HOUR);
-		expect(later.duplicate).toBe(false);
-		expect(later.seen).toEqual([
-			{ id: 'id:b', at: T0 + HOUR / 2 },
-			{ id: 'id:a', at: T0 + HOUR },
-		]);
-	});
-
-	test('just inside the window is still a duplicate', () => {
-		const { seen } = checkDelivery([], 'id:a', T0, HOUR);
-		expect(checkDelivery(seen, 'id:a', T0 + HOUR - 1, HOUR).duplicate).toBe(true);
-	});
-
-	test('the list is bounded: the oldest entries are dropped first', () => {
-		let seen: SeenDelivery[] = [];
-		for (let i = 0; i < 10; i++) seen = checkDelivery(seen, `id:${i}`, T0 + i, HOUR, 5).seen;
-		expect(seen.map((e) => e.id)).toEqual(['id:5', 'id:6', 'id:7', 'id:8', 'id:9']);
-		expect(checkDelivery(seen, 'id:9', T0 + 20, HOUR, 5).duplicate).toBe(true);
-		expect(checkDelivery(seen, 'id:0', T0 + 20, HOUR, 5).duplicate).toBe(false);
-	});
-
-	test('entries stamped far in the future (clock jump) are pruned', () => {
-		const seen = [{ id: 'id:a', at: T0 + 10 * HOUR }];
-		expect(checkDelivery(seen, 'id:a', T0, HOUR).duplicate).toBe(false);
-	});
-
-	test('does not mutate its input', () => {
-		const seen = [{ id: 'id:a', at: T0 }];
-		checkDelivery(seen, 'id:b', T0, HOUR);
-		expect(seen).toEqual([{ id: 'id:a', at: T0 }]);
-	});
-});
-
-describe('readSeen', () => {
-	test('keeps well-formed entries only', () => {
-		expect(readSeen(undefined)).toEqual([]);
-		expect(readSeen({ a: 1 })).toEqual([]);
-		expect(readSeen([{ id: 'x', at: 1 }, { id: 2, at: 1 }, null, 'x', { id: 'y' }])).toEqual([
-			{ id: 'x', at: 1 },
-		]);
-	});
-});
 
 describe('deliveryKey', () => {
 	test('the signed body event id wins; the same id gives the same key whatever else differs', () => {
@@ -127,9 +61,34 @@ describe('in-process record (simultaneous copies on one process)', () => {
 		claimInProcess(scope, 'first', 0, 3_600_000);
 		for (let i = 0; i < 5_000; i++) claimInProcess(scope, `k${i}`, i, 3_600_000);
 		expect(claimInProcess(scope, 'first', 6_000, 3_600_000)).toBe(false);
-		let seen = readSeen([]);
-		seen = checkDelivery(seen, 'first', 0, 3_600_000).seen;
-		for (let i = 0; i < 5_000; i++) seen = checkDelivery(seen, `k${i}`, i, 3_600_000).seen;
-		expect(checkDelivery(seen, 'first', 6_000, 3_600_000).duplicate).toBe(true);
+	});
+
+	test('entries older than the window are dropped as new ones arrive', () => {
+		const scope = `t-${Math.random()}`;
+		for (let i = 0; i < 100; i++) claimInProcess(scope, `k${i}`, i * 1000, 10_000);
+		// only the last 10 s are kept (plus the one being added)
+		expect(inProcessRecordSize(scope).entries).toBeLessThanOrEqual(11);
+		expect(claimInProcess(scope, 'k95', 99_500, 10_000)).toBe(false);
+		expect(claimInProcess(scope, 'k0', 99_500, 10_000)).toBe(true);
+	});
+
+	test(`bounded in bytes: ${MAX_IN_PROCESS_DELIVERIES.toLocaleString('en')} keys at most, ≤ ${MAX_RECORD_BYTES.toLocaleString('en')} bytes, after 20% more unique deliveries inside one window`, () => {
+		const scope = `t-${Math.random()}`;
+		const total = Math.round(MAX_IN_PROCESS_DELIVERIES * 1.2);
+		const keys: string[] = [];
+		for (let i = 0; i < total; i++) {
+			const key = deliveryKey(undefined, Buffer.from(`{"n":${i}}`), '1700000000')!;
+			expect(key.length).toBeLessThanOrEqual(MAX_KEY_LENGTH);
+			keys.push(key);
+			expect(claimInProcess(scope, key, i, 3_600_000)).toBe(true);
+		}
+		const size = inProcessRecordSize(scope);
+		expect(size.entries).toBe(MAX_IN_PROCESS_DELIVERIES);
+		expect(size.bytes).toBeLessThanOrEqual(MAX_RECORD_BYTES);
+		// the newest are remembered, the oldest were given up first
+		expect(claimInProcess(scope, keys[total - 1], total, 3_600_000)).toBe(false);
+		expect(claimInProcess(scope, keys[0], total, 3_600_000)).toBe(true);
+		clearInProcess(scope);
+		expect(inProcessRecordSize(scope)).toEqual({ entries: 0, bytes: 0 });
 	});
 });

@@ -28,7 +28,9 @@ test('trigger conventions: names, group, no inputs, icons, credential', () => {
 		displayName: 'FinVerify Trigger',
 		group: ['trigger'],
 		inputs: [],
-		version: 1,
+		// 1.1 is 1 without n8n's per-delivery expression for a version-1 start node (docs/trigger.md)
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		icon: { light: 'file:../../icons/finverify.svg', dark: 'file:../../icons/finverify.dark.svg' },
 		credentials: [{ name: 'finVerifyApi', required: true }],
 	});
@@ -36,13 +38,13 @@ test('trigger conventions: names, group, no inputs, icons, credential', () => {
 	expect(codex.node).toBe('n8n-nodes-finverify.finVerifyTrigger');
 });
 
-test("one POST webhook answered on receipt, with an explicit responseData (never n8n's default body)", () => {
+test("one POST webhook answered on receipt, with an explicit responseData (never n8n's default body) that is a plain value, not an expression n8n would evaluate per delivery", () => {
 	expect(description.webhooks).toEqual([
 		{
 			name: 'default',
 			httpMethod: 'POST',
 			responseMode: 'onReceived',
-			responseData: '={{ ({ received: true }) }}',
+			responseData: { received: true },
 			path: 'finverify',
 		},
 	]);

@@ -16,10 +16,10 @@ import {
 	headerValue,
 	verifySignature,
 } from '../../../shared/signature';
+import { signingSecret } from '../../../shared/signingSecret';
 import { isObject } from '../../helpers/normalize/common';
 import { normalizeJourneyStatus } from '../../helpers/normalize/journey';
-import type { FinVerifyCredentials } from '../../transport';
-import { apiRequest, CREDENTIAL_TYPE } from '../../transport';
+import { apiRequest } from '../../transport';
 import { withPersonalDataMasked } from '../common.descriptions';
 import type { CompletionKind, StoredItem } from './waiting';
 import {
@@ -170,15 +170,20 @@ async function decideOnCallback(this: IWebhookFunctions): Promise<IWebhookRespon
 	const header = (name: string) => headerValue(headers[name.toLowerCase()]);
 	const rawBody = this.getRequestObject().rawBody as Buffer | undefined;
 
-	// 1. Authenticity, before anything is read from the body
-	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as FinVerifyCredentials;
-	const verified = verifySignature({
-		rawBody,
-		signature: header(DEFAULT_SIGNATURE_HEADERS.signature),
-		timestamp: header(DEFAULT_SIGNATURE_HEADERS.timestamp),
-		secret: credentials.webhookSecret,
-		nowMs,
-	});
+	// 1. Authenticity, before anything is read from the body (the secret is read once a minute at most;
+	// a mismatch reads it again before refusing)
+	const check = (secret: string) =>
+		verifySignature({
+			rawBody,
+			signature: header(DEFAULT_SIGNATURE_HEADERS.signature),
+			timestamp: header(DEFAULT_SIGNATURE_HEADERS.timestamp),
+			secret,
+			nowMs,
+		});
+	const known = await signingSecret.call(this, nowMs);
+	let verified = check(known.secret);
+	if (!verified.valid && verified.reason === 'signature_mismatch' && known.remembered)
+		verified = check((await signingSecret.call(this, nowMs, true)).secret);
 	if (!verified.valid) {
 		return answer.call(this, 401, {
 			error: 'unauthorized',

@@ -169,6 +169,8 @@ export interface StackOptions {
 	name: string;
 	/** Sandbox step time (journeys, ITR jobs). */
 	stepMs?: number;
+	/** Copy the built package into the nodes folder (default); false: the test installs it itself. */
+	installPackage?: boolean;
 }
 
 /**
@@ -222,7 +224,11 @@ export class N8nStack {
 		readonly examples: Example[],
 	) {}
 
-	static async create({ name, stepMs = 1000 }: StackOptions): Promise<N8nStack> {
+	static async create({
+		name,
+		stepMs = 1000,
+		installPackage = true,
+	}: StackOptions): Promise<N8nStack> {
 		const t0 = Date.now();
 		const runtime: Runtime = await ensureRuntime({ log });
 		ensureBuilt();
@@ -230,7 +236,7 @@ export class N8nStack {
 		fs.mkdirSync(path.join(userFolder, 'logs'), { recursive: true });
 		const [port, brokerPort] = await freePorts(2);
 		const sandbox = await startTestSandbox({ stepMs });
-		lib.installPackage(userFolder);
+		if (installPackage) lib.installPackage(userFolder);
 		const owner = lib.ownerWithHash(runtime, OWNER);
 		const env = lib.n8nEnv({ userFolder, port, brokerPort, owner, runtime });
 		const n8nUrl = `http://127.0.0.1:${port}`;

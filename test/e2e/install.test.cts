@@ -9,7 +9,7 @@
  * here, as it fails on Node 20 and 22 for a user when npm installs the peer (its chain reaches isolated-vm, which
  * does not build there). Nothing leaves the machine: npm's registry, cache and config are set for the test.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -41,19 +41,26 @@ const PKG = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'))
 const README_COMMAND = `npm install ${PKG.name}`;
 const EXAMPLE = 'individual-underwriting.json';
 
-/** A registry on 127.0.0.1 that serves this package (name → packument → tarball) and nothing else. */
+/** The n8n-workflow the registry offers (metadata only: its tarball is never served, so installing it fails). */
+const PEER = { name: 'n8n-workflow', version: '2.41.0' };
+const peerTarball = `/${PEER.name}/-/${PEER.name}-${PEER.version}.tgz`;
+
+/**
+ * A registry on 127.0.0.1 that serves this package (name → packument → tarball) and n8n-workflow's metadata,
+ * as npm's registry would; every request is recorded.
+ */
 async function startRegistry(tarball: string) {
 	const bytes = fs.readFileSync(tarball);
 	const file = `${PKG.name}-${PKG.version}.tgz`;
+	const manifest = JSON.parse(
+		spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout,
+	);
 	const requests: string[] = [];
 	const server = http.createServer((req, res) => {
 		const url = decodeURIComponent((req.url ?? '').split('?')[0]);
 		requests.push(`${req.method} ${url}`);
 		const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 		if (req.method === 'GET' && url === `/${PKG.name}`) {
-			const manifest = JSON.parse(
-				spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout,
-			);
 			const packument = {
 				name: PKG.name,
 				'dist-tags': { latest: PKG.version },
@@ -71,6 +78,27 @@ async function startRegistry(tarball: string) {
 			};
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(JSON.stringify(packument));
+			return;
+		}
+		if (req.method === 'GET' && url === `/${PEER.name}`) {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(
+				JSON.stringify({
+					name: PEER.name,
+					'dist-tags': { latest: PEER.version },
+					versions: {
+						[PEER.version]: {
+							...PEER,
+							_id: `${PEER.name}@${PEER.version}`,
+							dist: {
+								tarball: `${base}${peerTarball}`,
+								shasum: '0'.repeat(40),
+								integrity: `sha512-${Buffer.alloc(64).toString('base64')}`,
+							},
+						},
+					},
+				}),
+			);
 			return;
 		}
 		if (req.method === 'GET' && url === `/${PKG.name}/-/${file}`) {
@@ -94,6 +122,10 @@ let registry: Awaited<ReturnType<typeof startRegistry>>;
 let packed: { tarball: string; cleanup(): void };
 let scratch: string;
 
+/** What npm asked the registry for since `before`, n8n-workflow's metadata (which npm reads, then leaves) aside. */
+const requestsSince = (before: number) =>
+	registry.requests.slice(before).filter((r) => r !== `GET /${PEER.name}`);
+
 beforeAll(async () => {
 	stack = await N8nStack.create({ name: 'install', installPackage: false }); // builds dist/ when stale
 	packed = packRepository();
@@ -114,8 +146,11 @@ afterAll(async () => {
  * npm (npm 11; Node 20 ships npm 10, which treats peer dependencies the same way). Only npm's settings are set
  * from outside (registry, a fresh cache, no audit): the command itself is the README's.
  */
-function installAsReadme(node: string): { folder: string; output: string } {
-	const folder = places.nodesFolder(stack.userFolder);
+async function installAsReadme(
+	node: string,
+	folder = places.nodesFolder(stack.userFolder),
+	spec = PKG.name,
+): Promise<{ folder: string; output: string }> {
 	fs.rmSync(folder, { recursive: true, force: true });
 	fs.mkdirSync(folder, { recursive: true });
 	const env: NodeJS.ProcessEnv = {};
@@ -133,12 +168,24 @@ function installAsReadme(node: string): { folder: string; output: string } {
 		npm_config_fund: 'false',
 		npm_config_update_notifier: 'false',
 	});
-	const [cmd, ...args] = README_COMMAND.split(' ');
+	const [cmd, ...args] = README_COMMAND.replace(PKG.name, spec).split(' ');
 	expect(cmd).toBe('npm');
-	const r = spawnSync(node, [npmCli(), ...args], { cwd: folder, env, encoding: 'utf8' });
-	const output = `${r.stdout}\n${r.stderr}`;
-	if (r.status !== 0)
-		throw new Error(`${README_COMMAND} with ${node} exited ${r.status}:\n${output.slice(-3000)}`);
+	// asynchronously: the registry answering npm runs in this process
+	const output = await new Promise<string>((resolve, reject) =>
+		execFile(
+			node,
+			[npmCli(), ...args],
+			{ cwd: folder, env, encoding: 'utf8', timeout: 120_000 },
+			(error, stdout, stderr) =>
+				error
+					? reject(
+							new Error(
+								`${README_COMMAND} with ${node} failed: ${error.message}\n${`${stdout}\n${stderr}`.slice(-3000)}`,
+							),
+						)
+					: resolve(`${stdout}\n${stderr}`),
+		),
+	);
 	return { folder, output };
 }
 
@@ -163,28 +210,44 @@ test('the package keeps the n8n-workflow peer dependency (what n8n requires) and
 	).toBe(true);
 });
 
-const nodes = (): [string, string][] => [
-	['the machine’s Node', process.execPath],
-	[`the n8n ${stack.runtime.n8nVersion} runtime’s Node`, stack.runtime.node],
-];
+test('the check can fail: with the peer dependency required (not optional), the same install fetches n8n-workflow', async () => {
+	// the packed package with peerDependenciesMeta removed, installed by file name into a scratch folder
+	const unpacked = fs.mkdtempSync(path.join(scratch, 'required-peer-'));
+	spawnSync('tar', ['-xzf', packed.tarball, '-C', unpacked]);
+	const pj = path.join(unpacked, 'package', 'package.json');
+	const manifest = JSON.parse(fs.readFileSync(pj, 'utf8'));
+	delete manifest.peerDependenciesMeta;
+	fs.writeFileSync(pj, JSON.stringify(manifest, null, 2));
+	const tarball = path.join(unpacked, 'required-peer.tgz'); // a tarball, as from the registry (not a link)
+	spawnSync('tar', ['-czf', tarball, '-C', unpacked, 'package']);
+	const before = registry.requests.length;
+	await expect(
+		installAsReadme(process.execPath, fs.mkdtempSync(path.join(scratch, 'nodes-')), tarball),
+	).rejects.toThrow(/failed/);
+	expect(registry.requests.slice(before)).toContain(`GET ${peerTarball}`);
+});
 
-test.each([0, 1])(
-	'the README’s npm install (node #%i) puts one package in the nodes folder, and n8n runs the quick start example on it',
-	async (which) => {
-		const [label, node] = nodes()[which];
+/** Who runs npm: the machine's Node (20 here), or the runtime's (24 for n8n 2.x, 22 for 1.x). */
+const nodeBinary = (installer: string) =>
+	installer === 'the machine’s Node' ? process.execPath : stack.runtime.node;
+
+test.each(['the machine’s Node', 'the runtime’s Node'])(
+	'the README’s npm install with %s puts one package in the nodes folder, and n8n runs the quick start example on it',
+	async (label) => {
+		const node = nodeBinary(label);
 		const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 		log(`install: ${README_COMMAND} with ${label} ${version}`);
 		const before = registry.requests.length;
 		const t0 = Date.now();
-		const { folder, output } = installAsReadme(node);
+		const { folder, output } = await installAsReadme(node);
 		const seconds = (Date.now() - t0) / 1000;
 
 		// one package: no n8n-workflow copy (nor anything else) next to it
 		const modules = path.join(folder, 'node_modules');
 		expect(packagesIn(modules)).toEqual([PKG.name]);
 		expect(output).toMatch(/added 1 package/);
-		// npm asked the registry for the package and its tarball, nothing else (no peer dependency)
-		expect(registry.requests.slice(before)).toEqual([
+		// npm downloaded the package and nothing else: n8n-workflow's metadata is read, its tarball never fetched
+		expect(requestsSince(before)).toEqual([
 			`GET /${PKG.name}`,
 			`GET /${PKG.name}/-/${PKG.name}-${PKG.version}.tgz`,
 		]);
@@ -197,9 +260,13 @@ test.each([0, 1])(
 		).toBe(true);
 		// from the installed package, n8n-workflow resolves to nothing of its own: the node can only get the one
 		// n8n adds to the module paths when it loads community packages (its own copy)
-		expect(() => require.resolve('n8n-workflow', { paths: [installed] })).toThrow(
-			/Cannot find module/,
+		const resolved = spawnSync(
+			node,
+			['-e', `require.resolve('n8n-workflow', { paths: [${JSON.stringify(installed)}] })`],
+			{ encoding: 'utf8' },
 		);
+		expect(resolved.status).not.toBe(0);
+		expect(resolved.stderr).toContain("Cannot find module 'n8n-workflow'");
 		log(`install: 1 package in ${seconds.toFixed(1)} s with Node ${version}`);
 
 		// n8n, started on that folder, runs the example the README's quick start imports

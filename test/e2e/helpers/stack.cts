@@ -310,11 +310,27 @@ export class N8nStack {
 		return lib.exportNodeTypes(this.runtime, this.env);
 	}
 
-	/** `n8n execute --id=<id> --rawOutput`: the run (the JSON starts at the first "{\n" of stdout). */
+	/**
+	 * `n8n execute --id=<id> --rawOutput`: the run (the JSON starts at the first "{\n" of stdout).
+	 *
+	 * With n8n's `legacy` expression engine. The default `vm` engine runs expressions in isolated-vm isolates, and
+	 * `n8n execute` ends the process (`process.exit` in the command's `finally`) without disposing of them (its
+	 * `exitSuccessFully` does): when an isolate thread is still busy (the pool preparing its next isolate), the
+	 * exit crashes in isolated-vm's thread-pool teardown. Seen on n8n 1.123.81 as a SIGSEGV after the run's JSON
+	 * was printed (gdb: the isolate thread in V8's allocator, the main thread in `ivm::thread_pool_t` exit
+	 * handlers; 2 of 4 runs of the HTTP Request example under gdb). n8n 2.41.1's `execute` exits the same way. The
+	 * engine is n8n's, not this package's: the suites that run n8n start (server, waiting, browser, queue) keep
+	 * the default `vm` engine.
+	 */
 	async execute(id: string): Promise<RunData> {
 		let out: { stdout: string; stderr: string };
 		try {
-			out = await this.cli(['execute', `--id=${id}`, '--rawOutput']);
+			out = await lib.runN8n(
+				this.runtime,
+				{ ...this.env, N8N_EXPRESSION_ENGINE: 'legacy' },
+				['execute', `--id=${id}`, '--rawOutput'],
+				{ timeoutMs: 180000 },
+			);
 		} catch (e) {
 			throw new Error(`n8n execute --id=${id} failed: ${(e as Error).message.slice(0, 4000)}`);
 		}

@@ -137,6 +137,11 @@ function n8nEnv(
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		// Binary data (report files) on disk, not in memory or the database: 2.x's default, set for 1.x too.
 		...(n8n1 ? { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } : {}),
+		// SQLite with a pool of read connections (WAL): 2.x's only mode (3 connections). 1.x's default, the legacy
+		// mode (pool size 0, deprecated by n8n at start-up), updates a finished execution's status and its data in
+		// two statements without a transaction, so a REST read in between saw `success` with no run data
+		// (`npm run test:n8n1`, the journey example); the pool's mode writes both in one transaction.
+		...(n8n1 ? { DB_SQLITE_POOL_SIZE: '3' } : {}),
 		N8N_LOG_LEVEL: 'info',
 		GENERIC_TIMEZONE: 'UTC',
 	});

@@ -418,7 +418,8 @@ test('schema preview: before a first run, the next node shows the output fields 
 	// n8n asks /schemas/<package>.<node>/<version>/<resource>/<operation>.json for nodes that have not run;
 	// the package ships nodes/FinVerify/__schema__/v<version>/<resource>/<operation>.json (see docs/output.md)
 	const wf = stack.example('company-onboarding.json');
-	const url = `${stack.url}/schemas/${NODE_TYPES.action}/1.0.0/company/searchByName.json`;
+	// the example's nodes are at version 2: the editor asks for 2.0.0 (the Simplified output)
+	const url = `${stack.url}/schemas/${NODE_TYPES.action}/2.0.0/company/searchByName.json`;
 	await run('schema-preview', async () => {
 		const direct = await page.request.get(url);
 		expect(direct.status()).toBe(200);
@@ -427,7 +428,7 @@ test('schema preview: before a first run, the next node shows the output fields 
 		expect(Object.keys(schema.properties)).toEqual(
 			expect.arrayContaining(['name', 'entityType', 'identifier', 'cin', 'llpin']),
 		);
-		expect((await page.request.get(url.replace('1.0.0', '2.0.0'))).status()).toBe(200);
+		expect((await page.request.get(url.replace('2.0.0', '1.0.0'))).status()).toBe(200);
 
 		const answers: Array<{ url: string; status: number }> = [];
 		page.on('response', (r) => {

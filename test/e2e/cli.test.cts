@@ -4,6 +4,7 @@
  * against the sandbox and produces the expected items.
  * (The trigger and Wait examples need a running n8n: see server.test.cts and browser.test.cts.)
  */
+import { readmeTour } from '../harness/readmeTour.cjs';
 import { N8nStack, NODE_TYPES, type RunData } from './helpers/stack.cjs';
 
 jest.setTimeout(120_000);
@@ -21,7 +22,12 @@ afterAll(async () => {
 	await stack?.stop();
 });
 
-const run = (file: string): Promise<RunData> => stack.execute(stack.example(file).id);
+/** Each example's run, once per file (the README tour test reads the run its example's test made). */
+const runs = new Map<string, Promise<RunData>>();
+const run = (file: string): Promise<RunData> => {
+	if (!runs.has(file)) runs.set(file, stack.execute(stack.example(file).id));
+	return runs.get(file) as Promise<RunData>;
+};
 
 test('n8n export:nodes lists both node types of the installed package', async () => {
 	const types = await stack.exportNodeTypes();
@@ -78,15 +84,14 @@ test('individual-underwriting: multi-bureau + EPFO with credit → a decision co
 	const r = await run('individual-underwriting.json');
 	expect(r.status).toBe('success');
 
+	// version 2's default output, Simplified: the decision fields first
 	const [bureau] = r.json('Multi-bureau credit report');
+	expect(Object.keys(bureau).slice(0, 3)).toEqual(['lowestScore', 'highestScore', 'scores']);
 	expect(bureau.pan).toBe('AFZPS7190K');
-	expect(bureau.bureaus.map((b: { bureau: string }) => b.bureau)).toEqual([
-		'cibil',
-		'experian',
-		'crif',
-	]);
-	for (const b of bureau.bureaus) expect(b.score).toBeGreaterThanOrEqual(300);
-	const scores = bureau.bureaus.map((b: { score: number }) => b.score);
+	expect(Object.keys(bureau.scores)).toEqual(['cibil', 'experian', 'crif']);
+	expect(bureau.successfulBureaus).toEqual(['cibil', 'experian', 'crif']);
+	const scores = Object.values(bureau.scores) as number[];
+	for (const score of scores) expect(score).toBeGreaterThanOrEqual(300);
 	expect(bureau.lowestScore).toBe(Math.min(...scores));
 
 	const [epfo] = r.json('EPFO employment + credit');
@@ -126,6 +131,18 @@ test('individual-underwriting: multi-bureau + EPFO with credit → a decision co
 	// with the sandbox's deterministic data for this PAN and mobile, the application is approved
 	expect(decision.decision).toBe('approve');
 	expect(r.nodesRun).not.toContain('Refer to underwriter');
+});
+
+test("the README's quick start: the fields it names are in its example's output, in the order of the Simplified output", async () => {
+	const tour = readmeTour();
+	const r = await run(tour.example);
+	expect(r.status).toBe('success');
+	const [item] = r.json(tour.node);
+	const keys = Object.keys(item);
+	expect(tour.fields.length).toBeGreaterThanOrEqual(3);
+	expect(tour.fields.filter((f) => !keys.includes(f))).toEqual([]);
+	// named in the order the node outputs them
+	expect(tour.fields).toEqual(keys.filter((k) => tour.fields.includes(k)));
 });
 
 test('error-handling: the not-found CIN leaves through the error output and is recorded; the good one does not', async () => {

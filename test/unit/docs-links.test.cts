@@ -176,6 +176,22 @@ export function checkMarkdown(markdown: string, file: string, root = ROOT): stri
 					['localhost', '127.0.0.1'].includes(url.hostname));
 			if (!url || !hostOk || !new RegExp(`^${protocol}://`, 'i').test(target)) {
 				report(link, 'is not a well-formed http(s) URL');
+				continue;
+			}
+			// a link to a file of this repository on GitHub (what the npm page needs): that file must exist here
+			const inRepository = repositoryLinkToRelative(target);
+			if (inRepository !== undefined) {
+				const branch = /^\/(?:blob|tree)\/([^/]+)\//.exec(target.slice(REPOSITORY_URL.length));
+				if (branch && branch[1] !== DEFAULT_BRANCH)
+					report(
+						link,
+						`names the branch "${branch[1]}"; links to this repository use ${DEFAULT_BRANCH}`,
+					);
+				for (const problem of checkMarkdown(`[link](/${inRepository})`, file, root))
+					report(
+						link,
+						problem.replace(/^[^"]*"[^"]*" /, 'resolves to a file of this repository that '),
+					);
 			}
 			continue;
 		}
@@ -249,6 +265,7 @@ export function documentationFiles(root = ROOT): string[] {
 }
 
 const REPOSITORY_URL = 'https://github.com/n8n-nodes-finverify/n8n-nodes-finverify';
+const DEFAULT_BRANCH = 'main';
 
 /**
  * Links into this repository's GitHub pages as a relative link the checker can resolve: the repository
@@ -313,16 +330,40 @@ describe('documentation links', () => {
 		expect(problems).toEqual([]);
 	});
 
+	it('the README works on the npm page (which carries no docs/): absolute links to the repository and to n8n', () => {
+		const readme = extractLinks(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+		// relative links are for images and the README's own headings only
+		expect(
+			readme.filter(
+				(l) => !l.image && !l.target.startsWith('#') && !/^[a-z][a-z0-9+.-]*:/i.test(l.target),
+			),
+		).toEqual([]);
+		expect(
+			readme.filter((l) => repositoryLinkToRelative(l.target)?.startsWith('docs/')).length,
+		).toBeGreaterThan(10);
+		expect(readme.map((l) => l.target)).toContain(
+			'https://docs.n8n.io/integrations/community-nodes/installation/',
+		);
+	});
+
 	it('every page in docs/ is reachable from the README by following links', () => {
 		const reached = new Set<string>(['README.md']);
 		const queue = ['README.md'];
 		while (queue.length > 0) {
 			const file = queue.shift() as string;
 			for (const link of extractLinks(readFileSync(path.join(ROOT, file), 'utf8'))) {
-				if (/^[a-z][a-z0-9+.-]*:/i.test(link.target) || link.target.startsWith('#')) continue;
-				const target = path.posix.normalize(
-					path.posix.join(path.posix.dirname(file), decodeURIComponent(link.target.split('#')[0])),
-				);
+				if (link.target.startsWith('#')) continue;
+				const inRepository = repositoryLinkToRelative(link.target);
+				if (/^[a-z][a-z0-9+.-]*:/i.test(link.target) && inRepository === undefined) continue;
+				const target =
+					inRepository !== undefined
+						? path.posix.normalize(decodeURIComponent(inRepository.split('#')[0]))
+						: path.posix.normalize(
+								path.posix.join(
+									path.posix.dirname(file),
+									decodeURIComponent(link.target.split('#')[0]),
+								),
+							);
 				if (target.endsWith('.md') && !reached.has(target) && existsSync(path.join(ROOT, target))) {
 					reached.add(target);
 					queue.push(target);
@@ -352,6 +393,24 @@ describe('the link checker', () => {
 			'`[inside code](missing.md)` is not a link either.',
 		].join('\n');
 		expect(check(markdown)).toEqual([]);
+	});
+
+	it('checks a link to a file of this repository on GitHub against the repository', () => {
+		const url = `${REPOSITORY_URL}/blob/main`;
+		expect(
+			check(
+				`[ok](${url}/docs/sandbox.md) [anchor](${url}/README.md#try-it-locally) [tree](${REPOSITORY_URL}/tree/main/examples)`,
+			),
+		).toEqual([]);
+		const problems = check(
+			`[gone](${url}/docs/no-such-page.md) [bad anchor](${url}/docs/sandbox.md#no-such-heading) [branch](${REPOSITORY_URL}/blob/dev/README.md)`,
+		);
+		expect(problems).toHaveLength(3);
+		expect(problems[0]).toMatch(
+			/no-such-page\.md" resolves to a file of this repository that points at docs\/no-such-page\.md, which does not exist/,
+		);
+		expect(problems[1]).toContain('#no-such-heading, which is no heading of docs/sandbox.md');
+		expect(problems[2]).toContain('names the branch "dev"');
 	});
 
 	it('reports a link to a file that does not exist', () => {

@@ -19,6 +19,7 @@ import type {
 import { NodeHelpers } from 'n8n-workflow';
 
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
+import { readmeTour } from '../harness/readmeTour.cjs';
 import { FinVerifyTrigger } from '../../nodes/FinVerifyTrigger/FinVerifyTrigger.node';
 
 const EXAMPLES = path.resolve(__dirname, '../../examples');
@@ -99,6 +100,39 @@ test.each(examples)('%s › %s: no parameter issue', (_file, _name, node) => {
 	expect(parameterIssues(node)).toEqual({});
 });
 
+/** The newest version of a node type: what a node added from the panel gets. */
+export function latestVersion(type: string): number {
+	const { version } = DESCRIPTIONS[type];
+	return Math.max(...(Array.isArray(version) ? version : [version]));
+}
+
+test('the FinVerify action node has more than one version, so the check below can see an outdated one', () => {
+	expect(latestVersion('n8n-nodes-finverify.finVerify')).toBeGreaterThan(1);
+});
+
+test.each(examples)(
+	'%s › %s: at the latest version of its node (what the README and docs describe)',
+	(_file, _name, node) => {
+		expect(node.typeVersion).toBe(latestVersion(node.type));
+	},
+);
+
+test.each(examples)(
+	'%s › %s: every saved parameter is one the latest version shows (nothing left over from version 1)',
+	(_file, _name, node) => {
+		const description = DESCRIPTIONS[node.type];
+		const resolved = NodeHelpers.getNodeParameters(
+			description.properties,
+			node.parameters,
+			true,
+			false,
+			node,
+			description,
+		) as INodeParameters;
+		expect(Object.keys(node.parameters).filter((k) => !(k in resolved))).toEqual([]);
+	},
+);
+
 test('the check catches a value the description does not offer', () => {
 	const [, , node] = examples.find(([file]) => file === 'bank-statement-journey-start.json') ?? [];
 	const broken = { ...(node as INode), parameters: { ...(node as INode).parameters } };
@@ -137,5 +171,38 @@ describe('output-file fields', () => {
 	test('version 1 keeps data, which saved workflows rely on', () => {
 		expect(resolved(1, pdf(1)).binaryPropertyName).toBe('data');
 		expect(resolved(1, html).binaryPropertyName).toBe('data');
+	});
+});
+
+describe("the README's quick start", () => {
+	const tour = readmeTour();
+	const workflow = JSON.parse(readFileSync(path.join(EXAMPLES, tour.example), 'utf8')) as {
+		nodes: INode[];
+	};
+	const node = workflow.nodes.find((n) => n.name === tour.node) as INode;
+
+	test('names an example, a FinVerify node of it at the latest version and its output fields', () => {
+		expect(node).toBeDefined();
+		expect(node.type).toBe('n8n-nodes-finverify.finVerify');
+		expect(node.typeVersion).toBe(latestVersion(node.type));
+		expect(tour.fields.length).toBeGreaterThanOrEqual(3);
+	});
+
+	test('the fields are those of the output mode it names (Simplified, the default: the node sets none)', () => {
+		expect(readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8')).toMatch(
+			/in the default Output \*Simplified\*/,
+		);
+		expect(node.parameters.outputMode ?? 'simplified').toBe('simplified');
+		const { resource, operation } = node.parameters as { resource: string; operation: string };
+		const schema = JSON.parse(
+			readFileSync(
+				path.resolve(
+					__dirname,
+					`../../nodes/FinVerify/__schema__/v2.0.0/${resource}/${operation}.json`,
+				),
+				'utf8',
+			),
+		) as { properties: Record<string, unknown> };
+		expect(tour.fields.filter((f) => !(f in schema.properties))).toEqual([]);
 	});
 });

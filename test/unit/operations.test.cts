@@ -81,7 +81,7 @@ describe.each(Object.entries(resources))('%s', (resource, module) => {
 					if (p.type === 'string' && !secret && p.name !== 'binaryPropertyName')
 						expect(p.placeholder).toMatch(/^e\.g\. /);
 					if (
-						!['collection', 'fixedCollection'].includes(p.type) &&
+						!['collection', 'fixedCollection', 'notice'].includes(p.type) &&
 						p.name !== 'binaryPropertyName'
 					) {
 						expect(p.description).toBeTruthy();
@@ -115,4 +115,57 @@ test('passwords are password fields', () => {
 	for (const name of ['portalPassword', 'newPassword']) {
 		expect(fields.find((f) => f.name === name)?.typeOptions?.password).toBe(true);
 	}
+});
+
+describe('operations that pull a credit report say what they need before a first run', () => {
+	/** Every operation with a consent field pulls a credit report (or a business's). */
+	const creditPulls = Object.entries(resources).flatMap(([resource, module]) =>
+		Object.entries(module.operations)
+			.filter(([, op]) =>
+				(op as { description: INodeProperties[] }).description.some((p) => p.name === 'consent'),
+			)
+			.map(([operation, op]) => ({
+				key: `${resource}.${operation}`,
+				fields: (op as { description: INodeProperties[] }).description,
+			})),
+	);
+
+	test('the credit pulls are these three', () => {
+		expect(creditPulls.map((c) => c.key).sort()).toEqual([
+			'creditReport.getCommercialReport',
+			'creditReport.getMultiBureauReport',
+			'employment.getEpfoRecordWithCredit',
+		]);
+	});
+
+	test.each(creditPulls)(
+		'$key: a notice first, naming consent and every required field without a usable default',
+		({ key, fields }) => {
+			const [first] = fields;
+			expect(first.type).toBe('notice');
+			const text = first.displayName.toLowerCase();
+			expect(text).toContain('subject has consented set to yes');
+			// a required field whose default cannot be sent: empty text, "choose …" (Gender), consent No
+			const needed = fields.filter(
+				(p) => p.required && (p.default === '' || p.default === false) && p.type !== 'notice',
+			);
+			expect(needed.length).toBeGreaterThan(0);
+			for (const p of needed) {
+				const named =
+					p.name === 'consent'
+						? 'subject has consented'
+						: p.name === 'mobileNumber'
+							? 'mobile number'
+							: p.name === 'businessName'
+								? 'name'
+								: p.displayName.toLowerCase();
+				expect({ key, field: p.name, named: text.includes(named) }).toEqual({
+					key,
+					field: p.name,
+					named: true,
+				});
+			}
+			if (key === 'creditReport.getMultiBureauReport') expect(text).toContain('gender');
+		},
+	);
 });

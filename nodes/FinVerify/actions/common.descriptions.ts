@@ -629,3 +629,16 @@ export function previewNotice(resource: string, operations: string[]): INodeProp
 		displayOptions: { show: { resource: [resource], operation: operations } },
 	};
 }
+
+/**
+ * Shown first in an operation that pulls a credit report: what must be filled in before a first
+ * run. Nothing is sent without it, so a builder learns the rules here rather than from a failed run.
+ */
+export function beforeRunningNotice(text: string): INodeProperties {
+	return {
+		displayName: `Before running: ${text}. Nothing is sent without them.`,
+		name: 'beforeRunningNotice',
+		type: 'notice',
+		default: '',
+	};
+}

@@ -171,6 +171,8 @@ export interface StackOptions {
 	stepMs?: number;
 	/** Other options of the sandbox (e.g. its webhook sender's retry schedule). */
 	sandbox?: Omit<Parameters<typeof startTestSandbox>[0], 'stepMs'>;
+	/** Copy the built package into the nodes folder (default); false: the test installs it itself. */
+	installPackage?: boolean;
 }
 
 /**
@@ -228,6 +230,7 @@ export class N8nStack {
 		name,
 		stepMs = 1000,
 		sandbox: sandboxOptions,
+		installPackage = true,
 	}: StackOptions): Promise<N8nStack> {
 		const t0 = Date.now();
 		const runtime: Runtime = await ensureRuntime({ log });
@@ -236,7 +239,7 @@ export class N8nStack {
 		fs.mkdirSync(path.join(userFolder, 'logs'), { recursive: true });
 		const [port, brokerPort] = await freePorts(2);
 		const sandbox = await startTestSandbox({ clock: 'real', ...sandboxOptions, stepMs });
-		lib.installPackage(userFolder);
+		if (installPackage) lib.installPackage(userFolder);
 		const owner = lib.ownerWithHash(runtime, OWNER);
 		const env = lib.n8nEnv({ userFolder, port, brokerPort, owner, runtime });
 		const n8nUrl = `http://127.0.0.1:${port}`;
@@ -310,11 +313,27 @@ export class N8nStack {
 		return lib.exportNodeTypes(this.runtime, this.env);
 	}
 
-	/** `n8n execute --id=<id> --rawOutput`: the run (the JSON starts at the first "{\n" of stdout). */
+	/**
+	 * `n8n execute --id=<id> --rawOutput`: the run (the JSON starts at the first "{\n" of stdout).
+	 *
+	 * With n8n's `legacy` expression engine. The default `vm` engine runs expressions in isolated-vm isolates, and
+	 * `n8n execute` ends the process (`process.exit` in the command's `finally`) without disposing of them (its
+	 * `exitSuccessFully` does): when an isolate thread is still busy (the pool preparing its next isolate), the
+	 * exit crashes in isolated-vm's thread-pool teardown. Seen on n8n 1.123.81 as a SIGSEGV after the run's JSON
+	 * was printed (gdb: the isolate thread in V8's allocator, the main thread in `ivm::thread_pool_t` exit
+	 * handlers; 2 of 4 runs of the HTTP Request example under gdb). n8n 2.41.1's `execute` exits the same way. The
+	 * engine is n8n's, not this package's: the suites that run n8n start (server, waiting, browser, queue) keep
+	 * the default `vm` engine.
+	 */
 	async execute(id: string): Promise<RunData> {
 		let out: { stdout: string; stderr: string };
 		try {
-			out = await this.cli(['execute', `--id=${id}`, '--rawOutput']);
+			out = await lib.runN8n(
+				this.runtime,
+				{ ...this.env, N8N_EXPRESSION_ENGINE: 'legacy' },
+				['execute', `--id=${id}`, '--rawOutput'],
+				{ timeoutMs: 180000 },
+			);
 		} catch (e) {
 			throw new Error(`n8n execute --id=${id} failed: ${(e as Error).message.slice(0, 4000)}`);
 		}

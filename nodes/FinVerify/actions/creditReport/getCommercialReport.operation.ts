@@ -17,6 +17,7 @@ import { assertBinaryPropertyName, assertPan, requireText } from '../../helpers/
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
+	beforeRunningNotice,
 	binaryDefault,
 	binaryPropertyField,
 	versionedBinaryField,
@@ -33,6 +34,10 @@ import {
 const HTML_FIELD_V2 = 'commercialReport';
 
 const properties: INodeProperties[] = [
+	beforeRunningNotice(
+		"the business's name and PAN, and Subject Has Consented set to Yes (the business agreed to " +
+			'the check)',
+	),
 	businessNameField,
 	{
 		...panField,

@@ -20,6 +20,7 @@ import { assertBureaus, assertMobile, assertPan, requireText } from '../../helpe
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
+	beforeRunningNotice,
 	downloadFields,
 	bureausField,
 	consentField,
@@ -40,6 +41,10 @@ const FILE_FIELD_LABEL = 'Put Report Files in Field';
 const DOWNLOAD: DownloadSwitch = { v1Name: 'downloadReportPdf' };
 
 const properties: INodeProperties[] = [
+	beforeRunningNotice(
+		"the subject's PAN, full name, 10-digit mobile number and gender (female or male), and " +
+			'Subject Has Consented set to Yes',
+	),
 	panField,
 	fullNameField,
 	mobileNumberField,

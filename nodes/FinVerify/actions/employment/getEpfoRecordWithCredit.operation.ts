@@ -11,6 +11,7 @@ import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
+	beforeRunningNotice,
 	consentField,
 	consentReferenceField,
 	mobileNumberField,
@@ -21,6 +22,10 @@ import {
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
+	beforeRunningNotice(
+		"the person's 10-digit mobile number, and Subject Has Consented set to Yes: this operation " +
+			'also pulls a credit report',
+	),
 	{
 		...mobileNumberField,
 		description:

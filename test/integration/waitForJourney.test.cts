@@ -155,6 +155,8 @@ async function settled(subject: string, count: number, ms = 15_000): Promise<Del
 		if (list.length >= count && list.every((d) => d.status !== 'pending')) return list;
 		if (Date.now() > deadline)
 			throw new Error(`deliveries for ${subject}: ${JSON.stringify(list.map((d) => d.status))}`);
+		// the sandbox's clock is manual (test/harness/sandbox.cts): one journey step each time we look
+		await sandbox.control.advanceClock();
 		await new Promise((r) => setTimeout(r, 25));
 	}
 }

@@ -144,6 +144,13 @@ function check(command: string): string {
 			expect(readFileSync(path.join(REPO, 'scripts', 'scan-package.js'), 'utf8')).toMatch(/'pack'/);
 			return `${command}: run by scripts/scan-package.js (the scan step)`;
 		}
+		if (verb === 'install' && name === pkg.name) {
+			// the README's install of the published package: what test/e2e/install.test.cts runs from a tarball
+			expect(readFileSync(path.join(REPO, 'test', 'e2e', 'install.test.cts'), 'utf8')).toContain(
+				'const README_COMMAND = `npm install ${PKG.name}`',
+			);
+			return `${command}: run by test/e2e/install.test.cts (a packed tarball, a loopback registry)`;
+		}
 		if (verb === 'ci' || verb === 'publish') {
 			// npm ci installs from the registry; a bare npm publish is refused by prepublishOnly (not run)
 			if (verb === 'publish') expect(pkg.scripts.prepublishOnly).toBe('n8n-node prerelease');
@@ -169,6 +176,7 @@ function check(command: string): string {
 					'unit',
 					'integration',
 					'e2e',
+					'scale',
 				]);
 			return `${command}: ${steps.join(', ')}`;
 		}
@@ -208,6 +216,14 @@ function check(command: string): string {
 			];
 			expect(scripts.filter((s) => /playwright install/.test(s))).toEqual([]);
 			return `${command}: documented as not used`;
+		}
+		// the simulator's own package (sandbox/package.json): its bin is the documented command
+		const sandboxManifest = JSON.parse(
+			readFileSync(path.join(REPO, 'sandbox', 'package.json'), 'utf8'),
+		) as { name: string; bin?: Record<string, string> };
+		if (target === sandboxManifest.name) {
+			expect(Object.keys(sandboxManifest.bin ?? {})).toContain(target);
+			return `${command}: the bin of sandbox/package.json (run from its tarball by test/e2e/sandboxPackage.test.cts)`;
 		}
 		// a package run by npx (network use, e.g. the registry scan after publishing): installed locally with a bin
 		const manifest = JSON.parse(

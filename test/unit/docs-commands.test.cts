@@ -26,6 +26,7 @@ import path from 'node:path';
 const REPO = path.join(__dirname, '..', '..');
 const DOCS = ['CONTRIBUTING.md', 'docs/testing.md'];
 const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+	name: string;
 	scripts: Record<string, string>;
 };
 

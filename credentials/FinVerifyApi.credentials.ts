@@ -39,7 +39,7 @@ export class FinVerifyApi implements ICredentialType {
 					value: 'sandbox',
 					description:
 						'Synthetic data from the simulator on your machine: start it with npx ' +
-						'n8n-nodes-finverify-sandbox (keys sandbox-key and sandbox-secret)',
+						'n8n-nodes-finverify-sandbox (it prints the keys it accepts)',
 				},
 				{
 					name: 'Custom',

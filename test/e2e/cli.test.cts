@@ -56,14 +56,15 @@ test('company-onboarding: search by name → get by CIN → entity by PAN → co
 	expect(typeof company.paidUpCapital).toBe('number');
 
 	const [entity] = r.json('Verify PAN');
-	expect(entity).toMatchObject({ pan: 'AAACT1234K', entityType: 'Company' });
+	// Personal Data in Output: Masked (the default) shows the PAN to its last 4 characters
+	expect(entity).toMatchObject({ pan: 'XXXXXX234K', entityType: 'Company' });
 	expect(entity.name).toEqual(expect.any(String));
 
 	const [report] = r.items('Commercial credit report');
 	expect(report.json).toMatchObject({
 		success: true,
 		businessName: company.name, // {{ $('Get company by CIN').item.json.name }}
-		pan: 'AAACT1234K',
+		pan: 'XXXXXX234K',
 		reportType: 'html',
 		binaryProperty: 'report',
 	});
@@ -87,7 +88,7 @@ test('individual-underwriting: multi-bureau + EPFO with credit → a decision co
 	// version 2's default output, Simplified: the decision fields first
 	const [bureau] = r.json('Multi-bureau credit report');
 	expect(Object.keys(bureau).slice(0, 3)).toEqual(['lowestScore', 'highestScore', 'scores']);
-	expect(bureau.pan).toBe('AFZPS7190K');
+	expect(bureau.pan).toBe('XXXXXX190K'); // masked by default
 	expect(Object.keys(bureau.scores)).toEqual(['cibil', 'experian', 'crif']);
 	expect(bureau.successfulBureaus).toEqual(['cibil', 'experian', 'crif']);
 	const scores = Object.values(bureau.scores) as number[];
@@ -98,7 +99,7 @@ test('individual-underwriting: multi-bureau + EPFO with credit → a decision co
 	// the Set node's "+91 98765 43210" reached the service normalized
 	expect(epfo).toMatchObject({
 		success: true,
-		mobileNumber: '9876543210',
+		mobileNumber: 'XXXXXX3210',
 		partial: false,
 		hasEmployment: true,
 		hasCredit: true,
@@ -108,7 +109,7 @@ test('individual-underwriting: multi-bureau + EPFO with credit → a decision co
 	expect(summary).toMatchObject({
 		applicationId: 'APP-2024-0917',
 		applicant: 'Priya Sharma',
-		pan: 'AFZPS7190K',
+		pan: 'XXXXXX190K', // read from the credit report's (masked) output
 		lowestScore: bureau.lowestScore,
 		scores: bureau.scores,
 		bureausWithRecord: ['cibil', 'experian', 'crif'],
@@ -223,7 +224,7 @@ test('bank-statement-journey-start: starts a journey whose webhook is the trigge
 	expect(journey).toMatchObject({
 		status: 'initiated',
 		isFinal: false,
-		mobileNumber: '9876543210',
+		mobileNumber: 'XXXXXX3210', // masked in the output; sent in full (below)
 		consentType: 'loan_underwriting',
 	});
 	expect(journey.clientId).toMatch(/^aa_[0-9a-f]{24}$/);

@@ -551,7 +551,7 @@ test('collection session: the recipient submits the hosted ITR form and the wait
 		expect(done.run.json('Session outcome')[0]).toMatchObject({
 			sessionId: session.sessionId,
 			status: 'completed',
-			pan: 'ABCPS1234K',
+			pan: 'XXXXXX234K', // the submitted PAN, masked by default (Personal Data in Output)
 		});
 
 		await page.bringToFront();

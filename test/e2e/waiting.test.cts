@@ -140,7 +140,7 @@ test('a journey waits through intermediate callbacks (200 each), survives an n8n
 	expect((await stack.execution(id)).status).toBe('waiting');
 
 	// n8n restarts while the execution waits. Not on n8n 1.x: its crash recovery reads the event log at start-up
-	// and can mark a waiting execution `crashed` (seen in 3 of 31 test:n8n1 runs of 1.123.81; 2.41.1 never did);
+	// and can mark a waiting execution `crashed` (seen in 3 of 27 test:n8n1 runs of 1.123.81; 2.41.1 never did);
 	// docs/long-waits.md says so
 	if (!n8n1()) {
 		const restartStarted = Date.now();

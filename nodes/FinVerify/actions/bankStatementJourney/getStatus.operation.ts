@@ -1,7 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { JOURNEY_STATUS_REQUIRED, normalizeJourneyStatus } from '../../helpers/normalize/journey';
+import {
+	JOURNEY_STATUS_REQUIRED,
+	journeyStatusRequest,
+	normalizeJourneyStatus,
+} from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField, outputModeFields } from '../common.descriptions';
@@ -38,9 +42,7 @@ export async function execute(
 		async () =>
 			await apiRequest.call(this, {
 				...policy,
-				method: 'GET',
-				path: 'aa-bsa-journey/status',
-				qs: { client_id: clientId },
+				...journeyStatusRequest(clientId),
 				requiredField: JOURNEY_STATUS_REQUIRED,
 				itemIndex,
 			}),

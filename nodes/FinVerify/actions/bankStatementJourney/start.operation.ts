@@ -8,6 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	JOURNEY_STATUS_REQUIRED,
+	journeyStatusRequest,
 	normalizeJourneyStart,
 	normalizeJourneyStatus,
 } from '../../helpers/normalize/journey';
@@ -200,9 +201,7 @@ export async function execute(
 		async () =>
 			await apiRequest.call(this, {
 				...policy,
-				method: 'GET',
-				path: 'aa-bsa-journey/status',
-				qs: { client_id: clientId },
+				...journeyStatusRequest(clientId),
 				requiredField: JOURNEY_STATUS_REQUIRED,
 				itemIndex,
 			}),

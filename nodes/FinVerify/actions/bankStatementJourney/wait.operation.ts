@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fetchJourneyResults } from '../../../shared/results';
-import { normalizeJourneyStatus } from '../../helpers/normalize/journey';
+import { journeyStatusRequest, normalizeJourneyStatus } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField } from '../common.descriptions';
@@ -47,9 +47,7 @@ export async function execute(
 	// callback met a running execution) is output at once instead of waiting for a call that is over
 	const raw = await apiRequest.call(this, {
 		...policy,
-		method: 'GET',
-		path: 'aa-bsa-journey/status',
-		qs: { client_id: clientId },
+		...journeyStatusRequest(clientId),
 		itemIndex,
 	});
 	const summary = normalizeJourneyStatus(raw);

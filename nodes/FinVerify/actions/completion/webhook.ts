@@ -18,7 +18,7 @@ import {
 } from '../../../shared/signature';
 import { signingSecret } from '../../../shared/signingSecret';
 import { isObject } from '../../helpers/normalize/common';
-import { normalizeJourneyStatus } from '../../helpers/normalize/journey';
+import { journeyStatusRequest, normalizeJourneyStatus } from '../../helpers/normalize/journey';
 import { apiRequest } from '../../transport';
 import { withPersonalDataMasked } from '../common.descriptions';
 import type { CompletionKind, StoredItem } from './waiting';
@@ -123,9 +123,7 @@ async function lookUpJourney(
 	nowMs: number,
 ): Promise<IDataObject | null> {
 	const raw = await apiRequest.call(this, {
-		method: 'GET',
-		path: 'aa-bsa-journey/status',
-		qs: { client_id: id },
+		...journeyStatusRequest(id),
 		...LOOKUP_POLICY,
 	});
 	const summary = normalizeJourneyStatus(raw);

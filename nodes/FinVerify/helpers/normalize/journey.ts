@@ -190,6 +190,13 @@ export const JOURNEY_STATUS_REQUIRED = (body: unknown): string | undefined =>
 		: undefined;
 
 /**
+ * The one request for a journey's status: Get Status, Start Journey's polls, Wait for Journey's
+ * look-up and the resume URL's look-ups of other journeys send exactly this.
+ */
+export const journeyStatusRequest = (clientId: string) =>
+	({ method: 'GET', path: 'aa-bsa-journey/status', qs: { client_id: clientId } }) as const;
+
+/**
  * The start (init) answer: `{success, data:{client_id, journey_url, status, expires_at}}` (assumed
  * shape).
  */

@@ -5,8 +5,11 @@
  * and retry. Pure policy: time and waiting are injected (unit-tested alone).
  *
  * - The first request goes alone (the probe); the others start once an answer proved that the
- *   credential is accepted and the service works. After a failure the gate goes back to one probe
- *   at a time until an answer proves it again.
+ *   credential is accepted and the service works, or once the probe has waited `probeGraceMs`
+ *   (1 s) for its answer: a rejected credential or a service that is down answers at once, so a
+ *   probe still unanswered means the service is at work (a bureau pull takes seconds), and the
+ *   others need not wait for it. After a failure the gate goes back to one probe at a time, without
+ *   that grace, until an answer proves it again.
  * - 401/403 (the credential or its permissions rejected): the gate stops; no further request.
  * - Connection failures and 5xx: after `failedRoundsToOpen` failed rounds with no good answer
  *   between them (the node: 3, or one item's attempts when Retries is higher), the circuit opens:
@@ -23,6 +26,12 @@ import { isCredentialRejection, isErrorEnvelope, parseApiError } from './errors'
  * least (the node uses one item's attempts when Retries asks for more).
  */
 export const FAILED_ROUNDS_TO_OPEN = 3;
+
+/**
+ * How long the others wait for the execution's first probe before they start without its answer
+ * (a 401 or a refused connection comes well within it, from a service in India too).
+ */
+export const PROBE_GRACE_MS = 1000;
 
 export type GateStopReason = 'credentialRejected' | 'serviceUnavailable' | 'rateLimited';
 
@@ -62,6 +71,8 @@ export interface GateOptions {
 	/** 429 rounds before the gate stops: one item's attempts (Retries + 1). */
 	rateLimitedRoundsToStop: number;
 	failedRoundsToOpen?: number;
+	/** How long the first probe holds the others back without an answer (PROBE_GRACE_MS). */
+	probeGraceMs?: number;
 	now?: () => number;
 	/** Waits the given milliseconds (n8n-workflow's `sleep` in the node). */
 	wait: (ms: number) => Promise<void>;
@@ -78,6 +89,8 @@ export class RequestGate {
 	private proven = false;
 	/** The request allowed through while the gate is not proven. */
 	private prober: object | undefined;
+	/** When the first probe of the execution was admitted (the grace counts from it). */
+	private firstProbeAt: number | undefined;
 	/** Bumped by every failed round; an attempt admitted in an older round reports old news. */
 	private round = 0;
 	private failedRounds = 0;
@@ -86,10 +99,12 @@ export class RequestGate {
 	private stopped: GateStop | undefined;
 	private changed = signal();
 	private readonly failedRoundsToOpen: number;
+	private readonly probeGraceMs: number;
 	private readonly now: () => number;
 
 	constructor(private readonly options: GateOptions) {
 		this.failedRoundsToOpen = options.failedRoundsToOpen ?? FAILED_ROUNDS_TO_OPEN;
+		this.probeGraceMs = options.probeGraceMs ?? PROBE_GRACE_MS;
 		this.now = options.now ?? Date.now;
 	}
 
@@ -111,10 +126,18 @@ export class RequestGate {
 				continue;
 			}
 			if (!this.proven && this.prober !== undefined && this.prober !== request) {
-				await this.changed.promise;
+				// the execution's first probe, unanswered for the grace: the service is at work
+				const graceLeft = this.graceLeft();
+				if (graceLeft === 0) return this.round;
+				await (graceLeft === undefined
+					? this.changed.promise
+					: Promise.race([this.changed.promise, this.options.wait(graceLeft)]));
 				continue;
 			}
-			if (!this.proven) this.prober = request;
+			if (!this.proven && this.prober === undefined) {
+				this.prober = request;
+				if (this.round === 0) this.firstProbeAt ??= this.now();
+			}
 			return this.round;
 		}
 	}
@@ -156,6 +179,16 @@ export class RequestGate {
 			}
 		}
 		this.notify();
+	}
+
+	/**
+	 * Milliseconds of the first probe's grace left (0: over); undefined when no grace applies (a
+	 * round failed: from then on the probe goes alone until an answer proves the service again).
+	 */
+	private graceLeft(): number | undefined {
+		if (this.round !== 0 || this.firstProbeAt === undefined || !Number.isFinite(this.probeGraceMs))
+			return undefined;
+		return Math.max(0, this.firstProbeAt + this.probeGraceMs - this.now());
 	}
 
 	/** `request` is done (answered or failed for good): another request may probe. */

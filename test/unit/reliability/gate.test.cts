@@ -6,16 +6,23 @@ import type { AttemptOutcome } from '../../../nodes/FinVerify/transport/gate';
 import {
 	FAILED_ROUNDS_TO_OPEN,
 	GateStopped,
+	PROBE_GRACE_MS,
 	RequestGate,
 	gateOutcome,
 } from '../../../nodes/FinVerify/transport/gate';
 
+/**
+ * A gate on a fake clock whose waits pass at once. The first probe's grace is off here (a wait that
+ * passes at once would end it at once); 'the first probe's grace' below runs it on a clock the test
+ * moves.
+ */
 function fakeGate(rateLimitedRoundsToStop = 4, failedRoundsToOpen?: number) {
 	let now = 1_000_000;
 	const waits: number[] = [];
 	const gate = new RequestGate({
 		rateLimitedRoundsToStop,
 		failedRoundsToOpen,
+		probeGraceMs: Infinity,
 		now: () => now,
 		wait: async (ms) => {
 			waits.push(ms);
@@ -81,6 +88,67 @@ describe('the first request probes alone', () => {
 		gate.record(await gate.admit({}), answered);
 		const many = Array.from({ length: 50 }, () => gate.admit({}));
 		expect(await settled(Promise.all(many))).toBe(true);
+	});
+});
+
+/** A gate on a clock that only the test moves: `advance(ms)` ends the waits that are due. */
+function clockGate() {
+	let now = 0;
+	const timers: Array<{ at: number; done: () => void }> = [];
+	const gate = new RequestGate({
+		rateLimitedRoundsToStop: 4,
+		now: () => now,
+		wait: (ms) => new Promise<void>((done) => timers.push({ at: now + ms, done })),
+	});
+	const advance = (ms: number) => {
+		now += ms;
+		for (const timer of timers.filter((t) => t.at <= now)) {
+			timers.splice(timers.indexOf(timer), 1);
+			timer.done();
+		}
+	};
+	return { gate, advance };
+}
+
+describe('the first probe’s grace', () => {
+	test(`a probe unanswered for ${PROBE_GRACE_MS} ms lets the others start (a slow service at work)`, async () => {
+		const { gate, advance } = clockGate();
+		await gate.admit({});
+		const others = Array.from({ length: 49 }, () => gate.admit({}));
+		advance(PROBE_GRACE_MS - 1);
+		expect(await settled(Promise.all(others))).toBe(false);
+		advance(1);
+		expect(await Promise.all(others)).toEqual(new Array(49).fill(0));
+	});
+
+	test('a rejection within the grace stops the gate: nothing else is sent', async () => {
+		const { gate, advance } = clockGate();
+		const round = await gate.admit({});
+		const other = gate.admit({});
+		advance(300);
+		gate.record(round, rejected);
+		await expect(other).rejects.toBeInstanceOf(GateStopped);
+	});
+
+	test('after a failed round there is no grace: the next probe goes alone until an answer', async () => {
+		const { gate, advance } = clockGate();
+		const probe = {};
+		gate.record(await gate.admit(probe), down);
+		gate.release(probe);
+		const next = {};
+		await gate.admit(next);
+		const other = gate.admit({});
+		advance(PROBE_GRACE_MS * 10);
+		expect(await settled(other)).toBe(false);
+		gate.record(1, answered);
+		expect(await other).toBe(1);
+	});
+
+	test('requests after the grace ended start at once, the probe still in flight', async () => {
+		const { gate, advance } = clockGate();
+		await gate.admit({});
+		advance(PROBE_GRACE_MS);
+		expect(await settled(gate.admit({}))).toBe(true);
 	});
 });
 

@@ -9,6 +9,8 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { FinVerifyCredentials } from '../FinVerify/transport';
+import { personalDataField } from '../FinVerify/actions/common.descriptions';
+import { maskPersonalData } from '../FinVerify/helpers/personalData';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import {
 	claimInProcess,
@@ -117,9 +119,11 @@ export class FinVerifyTrigger implements INodeType {
 		icon: { light: 'file:../../icons/finverify.svg', dark: 'file:../../icons/finverify.dark.svg' },
 		group: ['trigger'],
 		// 1.1 behaves as 1. n8n 2.41.1 evaluates an expression (its Webhook node v1's binaryData option) for
-		// every delivery to a version-1 start node, so new triggers are 1.1 (docs/trigger.md)
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// every delivery to a version-1 start node, so new triggers are at least 1.1 (docs/trigger.md).
+		// 1.2 masks personal data in the item by default (Personal Data in Output); 1 and 1.1 output it
+		// as received.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{"Events: " + ($parameter["events"] || []).join(", ")}}',
 		// n8n's nodes panel shows the trigger's description for the merged FinVerify entry, so it
 		// describes both
@@ -330,6 +334,14 @@ export class FinVerifyTrigger implements INodeType {
 				description:
 					'Whether to download the statement result and the analysis JSON when a journey reaches ' +
 					'analysis complete, and add them to the item',
+			},
+			{
+				...personalDataField,
+				description:
+					'Whether PAN, mobile, account numbers, e-mail and date of birth in the event and the ' +
+					'fetched results appear in full in the item (and so in the saved execution). Aadhaar is ' +
+					'always masked.',
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
 			},
 			{
 				displayName: 'Options',
@@ -545,6 +557,14 @@ export class FinVerifyTrigger implements INodeType {
 		if (fetchResults && event.type === 'journey' && event.status === 'analysis_complete') {
 			Object.assign(item, await fetchJourneyResults.call(this, event.id));
 		}
-		return { workflowData: [this.helpers.returnJsonArray([item])] };
+		// version 1.2: masked unless Full is chosen; earlier versions output what they received
+		const masked =
+			this.getNode().typeVersion >= 1.2
+				? maskPersonalData(
+						item,
+						this.getNodeParameter('personalData', 'masked') === 'full' ? 'full' : 'masked',
+					)
+				: item;
+		return { workflowData: [this.helpers.returnJsonArray([masked])] };
 	}
 }

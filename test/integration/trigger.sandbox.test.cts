@@ -207,6 +207,65 @@ describe('journey with Only Final Statuses + Fetch Results When Complete', () =>
 	});
 });
 
+/** Every value under `key` anywhere in `value` (a statement's account_info.phone, …). */
+function valuesOf(value: unknown, key: string): unknown[] {
+	if (Array.isArray(value)) return value.flatMap((v) => valuesOf(v, key));
+	if (typeof value !== 'object' || value === null) return [];
+	return Object.entries(value).flatMap(([k, v]) => [
+		...(k === key ? [v] : []),
+		...valuesOf(v, key),
+	]);
+}
+
+/** The fetch-results fixture as a trigger of `typeVersion`, with `personalData` when given. */
+const fetchingTrigger = (typeVersion: number, personalData?: 'masked' | 'full') => {
+	const wf = fixture('trigger.finalOnly.fetchResults');
+	return {
+		...wf,
+		nodes: wf.nodes.map((node) => ({
+			...node,
+			typeVersion,
+			parameters: personalData ? { ...node.parameters, personalData } : node.parameters,
+		})),
+	};
+};
+
+describe('Personal Data in Output (version 1.2)', () => {
+	async function fetchedItem(wf: WorkflowJson) {
+		const { url, hooks } = await serve(wf);
+		await startJourney(url);
+		await deliveries(3);
+		const [run] = await hooks.waitForExecutions(1);
+		await settle();
+		return triggerItem(run);
+	}
+
+	test('masked by default: the fetched statement’s phone and e-mail show only what identifies nothing', async () => {
+		const masked = await fetchedItem(fetchingTrigger(1.2));
+		const phones = valuesOf(masked.statementResult, 'phone') as string[];
+		const emails = valuesOf(masked.statementResult, 'email') as string[];
+		expect(phones.length).toBeGreaterThan(0);
+		expect(emails.length).toBeGreaterThan(0);
+		for (const phone of phones) expect(phone).toMatch(/^X+\d{4}$/);
+		for (const email of emails) expect(email).toMatch(/^[^X]X*@/);
+		// what a decision needs is untouched
+		expect(masked).toMatchObject({ type: 'journey', status: 'analysis_complete', isFinal: true });
+		expect(JSON.stringify(masked.statementResult)).toContain('transactions');
+	});
+
+	test('Full: as the service sent them; version 1.1 (and 1) output what they received', async () => {
+		for (const wf of [fetchingTrigger(1.2, 'full'), fetchingTrigger(1.1)]) {
+			await sandbox.control.reset();
+			const item = await fetchedItem(wf);
+			const phones = valuesOf(item.statementResult, 'phone') as string[];
+			expect(phones.length).toBeGreaterThan(0);
+			for (const phone of phones) expect(phone).toMatch(/^\d{10}$/);
+			await hooks?.close();
+			hooks = undefined;
+		}
+	});
+});
+
 describe('consent page and control API', () => {
 	test('customer opens the consent page and denies: consent_pending then consent_denied', async () => {
 		const { url, hooks } = await serve(fixture('trigger.hmac'));

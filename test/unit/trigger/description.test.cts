@@ -28,9 +28,10 @@ test('trigger conventions: names, group, no inputs, icons, credential', () => {
 		displayName: 'FinVerify Trigger',
 		group: ['trigger'],
 		inputs: [],
-		// 1.1 is 1 without n8n's per-delivery expression for a version-1 start node (docs/trigger.md)
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.1 is 1 without n8n's per-delivery expression for a version-1 start node; 1.2 masks personal
+		// data by default (docs/trigger.md)
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		icon: { light: 'file:../../icons/finverify.svg', dark: 'file:../../icons/finverify.dark.svg' },
 		credentials: [{ name: 'finVerifyApi', required: true }],
 	});
@@ -48,6 +49,13 @@ test("one POST webhook answered on receipt, with an explicit responseData (never
 			path: 'finverify',
 		},
 	]);
+});
+
+test('Personal Data in Output: from version 1.2 only, Masked by default', () => {
+	const field = property('personalData');
+	expect(field.default).toBe('masked');
+	expect(field.options.map((o) => o.value)).toEqual(['masked', 'full']);
+	expect(field.displayOptions).toEqual({ show: { '@version': [{ _cnd: { gte: 1.2 } }] } });
 });
 
 test('all three webhook lifecycle methods exist', () => {

@@ -450,7 +450,7 @@ function triggerWorkflows() {
 	return {
 		finVerifyTrigger: shape('finVerifyTrigger', {
 			type: 'n8n-nodes-finverify.finVerifyTrigger',
-			typeVersion: 1.1,
+			typeVersion: 1.2,
 			webhookId: '6d1f7a52-0b8e-4c1e-9f3a-b3e4c0ffee01',
 			credentials: credentialRef,
 			parameters: {

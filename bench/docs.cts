@@ -311,7 +311,7 @@ export function render(r: Json): { block: string; targets: Target[] } {
 			lines.push(
 				...(
 					[
-						['FinVerify Trigger (1.1, HMAC)', tr.finVerifyTrigger],
+						['FinVerify Trigger (1.2, HMAC, masking on)', tr.finVerifyTrigger],
 						["n8n's Webhook node (v2)", tr.webhookNode],
 					] as Array<[string, Json]>
 				).map(

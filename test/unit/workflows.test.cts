@@ -80,4 +80,24 @@ describe('publish.yml and package.json', () => {
 		expect(pkg.scripts.prepublishOnly).toBe('n8n-node prerelease'); // a bare `npm publish` is refused
 		expect(pkg.publishConfig).toEqual({ access: 'public', provenance: true });
 	});
+
+	test('then publishes the simulator the README runs with npx: built, with provenance, once per version', () => {
+		const runs = steps(wf).map((s) => s.run ?? '');
+		const release = runs.findIndex((r) =>
+			r.split('\n').some((l) => l.trim() === 'npm run release'),
+		);
+		const simulator = runs.findIndex((r) => r.includes('npm publish ./sandbox'));
+		expect(simulator).toBeGreaterThan(release);
+		const lines = runs[simulator].split('\n').map((l) => l.trim());
+		expect(lines.indexOf('npm run build:sandbox')).toBeLessThan(
+			lines.findIndex((l) => l.startsWith('npm publish ./sandbox')),
+		);
+		expect(lines).toContain('npm publish ./sandbox --provenance --access public');
+		// skipped when that version is on npm already (the simulator is versioned on its own)
+		expect(runs[simulator]).toMatch(/npm view "\$name@\$version" version/);
+		const sandboxPkg = JSON.parse(readFileSync(path.join(REPO, 'sandbox', 'package.json'), 'utf8'));
+		expect(sandboxPkg.name).toBe('n8n-nodes-finverify-sandbox');
+		expect(sandboxPkg.bin['n8n-nodes-finverify-sandbox']).toBe('dist/main.cjs');
+		expect(pkg.scripts['build:sandbox']).toBe('node scripts/build-sandbox.js');
+	});
 });

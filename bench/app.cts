@@ -207,24 +207,27 @@ const makeItems = (n: number) => ({
 	},
 });
 
+/** n8n's HTTP Request node posting each item's CIN to `url` with the FinVerify credential. */
+const httpRequestNode = (url: string, batching: Json | undefined) => ({
+	id: 'target',
+	name: TARGET,
+	type: 'n8n-nodes-base.httpRequest',
+	typeVersion: 4.2,
+	credentials: credentialRef,
+	parameters: {
+		method: 'POST',
+		url,
+		authentication: 'predefinedCredentialType',
+		nodeCredentialType: 'finVerifyApi',
+		sendBody: true,
+		bodyParameters: { parameters: [{ name: 'cin', value: '={{ $json.cin }}' }] },
+		options: batching ? { batching } : {},
+	},
+});
+
 function throughputWorkflows(stub: StubProcess, n: number) {
 	const url = `${stub.url}${CIN_PATH}`;
-	const httpRequest = (batching: Json | undefined) => ({
-		id: 'target',
-		name: TARGET,
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		credentials: credentialRef,
-		parameters: {
-			method: 'POST',
-			url,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: 'finVerifyApi',
-			sendBody: true,
-			bodyParameters: { parameters: [{ name: 'cin', value: '={{ $json.cin }}' }] },
-			options: batching ? { batching } : {},
-		},
-	});
+	const httpRequest = (batching: Json | undefined) => httpRequestNode(url, batching);
 	return {
 		node: workflow('node', [
 			makeItems(n),
@@ -585,7 +588,13 @@ export async function appTrigger(stub: StubProcess, n8nEnv: Record<string, strin
 					deliver(stack, wfs.webhookNode, webhookUrl, TRIGGER_DELIVERIES, TRIGGER_IN_FLIGHT),
 			},
 		]);
-		return { deliveries: TRIGGER_DELIVERIES, inFlight: TRIGGER_IN_FLIGHT, n8nEnv, results };
+		return {
+			deliveries: TRIGGER_DELIVERIES,
+			inFlight: TRIGGER_IN_FLIGHT,
+			triggerVersion: wfs.finVerifyTrigger.nodes[0].typeVersion,
+			n8nEnv,
+			results,
+		};
 	} finally {
 		await stack.stop();
 	}
@@ -624,24 +633,9 @@ export async function appLatency() {
 			]),
 			httpRequest: workflow('slowHttpRequest', [
 				makeItems(SLOW_ITEMS),
-				{
-					id: 'target',
-					name: TARGET,
-					type: 'n8n-nodes-base.httpRequest',
-					typeVersion: 4.2,
-					credentials: credentialRef,
-					parameters: {
-						method: 'POST',
-						url,
-						authentication: 'predefinedCredentialType',
-						nodeCredentialType: 'finVerifyApi',
-						sendBody: true,
-						bodyParameters: { parameters: [{ name: 'cin', value: '={{ $json.cin }}' }] },
-						options: {
-							batching: { batch: { batchSize: SLOW_IN_FLIGHT, batchInterval: SLOW_LATENCY_MS } },
-						},
-					},
-				},
+				httpRequestNode(url, {
+					batch: { batchSize: SLOW_IN_FLIGHT, batchInterval: SLOW_LATENCY_MS },
+				}),
 			]),
 		};
 		const stack = await startApp(stub, Object.values(wfs), 'latency');

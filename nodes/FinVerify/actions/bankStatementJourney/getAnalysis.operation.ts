@@ -13,15 +13,25 @@ const displayOptions = { show: { resource: ['bankStatementJourney'], operation: 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface AnalysisRequest {
+	clientId: string;
+	simplify: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): AnalysisRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	return {
+		clientId: readClientId(ctx, this.getNodeParameter('clientId', itemIndex, '')),
+		simplify: isNormalizedOutput(this, itemIndex),
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ clientId, simplify }: AnalysisRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
-	const simplify = isNormalizedOutput(this, itemIndex);
-
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'GET',

@@ -31,7 +31,8 @@ import {
 	statusCallbackUrlField,
 } from '../common.descriptions';
 import { completionOptionsField, waitForCompletionField } from '../completion/fields';
-import { pollAfterStart } from '../completion/poll';
+import type { Polling } from '../completion/poll';
+import { pollAfterStart, readPolling } from '../completion/poll';
 import type { CompletionSupport } from '../completion/putToWait';
 import { readWaitMode, resumeUrl } from '../completion/putToWait';
 import { idFromOutput } from '../completion/waiting';
@@ -153,11 +154,16 @@ const displayOptions = { show: { resource: ['bankStatementJourney'], operation: 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface StartRequest {
+	body: IDataObject;
+	mobile: string;
+	consentType: string;
+	simplify: boolean;
+	/** Wait for Completion By Polling; absent otherwise. */
+	polling?: Polling;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): StartRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
 	const consentType = consentTypeOf(ctx, this.getNodeParameter('consentType', itemIndex, ''));
@@ -176,8 +182,21 @@ export async function execute(
 		body.customer_name = requireText(ctx, 'Customer Name', fields.customerName);
 	if (fields.customerEmail)
 		body.customer_email = assertEmail(ctx, fields.customerEmail, 'Customer Email');
-	const simplify = isNormalizedOutput(this, itemIndex);
+	return {
+		body,
+		mobile,
+		consentType,
+		simplify: isNormalizedOutput(this, itemIndex),
+		polling: waitMode === 'poll' ? readPolling.call(this, itemIndex) : undefined,
+	};
+}
 
+export async function execute(
+	this: IExecuteFunctions,
+	{ body, mobile, consentType, simplify, polling }: StartRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',
@@ -190,12 +209,17 @@ export async function execute(
 	const started = simplify
 		? { ...normalizeJourneyStart(response), mobileNumber: mobile, consentType }
 		: response;
-	if (waitMode !== 'poll') return [{ json: started }];
+	if (!polling) return [{ json: started }];
 
-	const clientId = readClientId(ctx, idFromOutput('journey', started));
+	const clientId = readClientId(
+		{ node: this.getNode(), itemIndex },
+		idFromOutput('journey', started),
+	);
 	const json = await pollAfterStart.call(
 		this,
 		itemIndex,
+		polling,
+		simplify,
 		`Journey ${clientId}`,
 		started,
 		async () =>

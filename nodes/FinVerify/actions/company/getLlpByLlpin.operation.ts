@@ -13,19 +13,29 @@ const displayOptions = { show: { resource: ['company'], operation: ['getLlpByLlp
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface LlpRequest {
+	llpin: string;
+	simplify: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): LlpRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	return {
+		llpin: assertLlpin(
+			ctx,
+			this.getNodeParameter('llp', itemIndex, '', { extractValue: true }),
+			'LLP (LLPIN)',
+		),
+		simplify: isNormalizedOutput(this, itemIndex),
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ llpin, simplify }: LlpRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const llpin = assertLlpin(
-		ctx,
-		this.getNodeParameter('llp', itemIndex, '', { extractValue: true }),
-		'LLP (LLPIN)',
-	);
-	const simplify = isNormalizedOutput(this, itemIndex);
-
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',

@@ -10,7 +10,10 @@ import { idFromOutput, statusFromOutput, waitDurationMs, waitingItemJson } from 
 /** What a start operation tells the router about waiting for its callbacks. */
 export interface CompletionSupport {
 	kind: CompletionKind;
-	/** Whether the user gave this item their own callback URL (then that item does not wait). */
+	/**
+	 * Whether the user gave this item their own callback URL (then that item does not wait); read
+	 * with the item, before anything is sent.
+	 */
 	usesOwnCallbackUrl(this: IExecuteFunctions, itemIndex: number): boolean;
 	/**
 	 * Wait for Journey / Wait for Session: the operation always waits (it has no Wait for Completion
@@ -87,6 +90,7 @@ export async function putToWaitForCallbacks(
 	this: IExecuteFunctions,
 	support: CompletionSupport,
 	results: INodeExecutionData[][],
+	ownCallbackUrl: (itemIndex: number) => boolean,
 ): Promise<INodeExecutionData[][]> {
 	const options = this.getNodeParameter('waitOptions', 0, {}) as IDataObject;
 	const timeLimitMs = waitDurationMs(options.waitAmount, options.waitUnit);
@@ -104,7 +108,7 @@ export async function putToWaitForCallbacks(
 			const isError = typeof item.json.error === 'string';
 			// a journey Wait for Journey found final already has its result: nothing to wait for
 			const isFinal = item.json.isFinal === true;
-			if (isError || isFinal || !id || support.usesOwnCallbackUrl.call(this, itemIndex)) {
+			if (isError || isFinal || !id || ownCallbackUrl(itemIndex)) {
 				stored.push(item);
 				continue;
 			}

@@ -50,16 +50,28 @@ const displayOptions = { show: { resource: ['employment'], operation: ['getEpfoR
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface EpfoRequest {
+	mobile: string;
+	simplify: boolean;
+	includePassbook: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): EpfoRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return {
+		mobile: assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, '')),
+		simplify: isNormalizedOutput(this, itemIndex),
+		includePassbook: options.includePassbook === true,
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ mobile, simplify, includePassbook }: EpfoRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
-	const simplify = isNormalizedOutput(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',
@@ -70,5 +82,5 @@ export async function execute(
 	});
 	if (!simplify) return [{ json: response }];
 	const { passbook, ...summary } = normalizeEpfo(response, mobile);
-	return [{ json: options.includePassbook === true ? { ...summary, passbook } : summary }];
+	return [{ json: includePassbook ? { ...summary, passbook } : summary }];
 }

@@ -29,16 +29,27 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface ConfirmRequest {
+	clientId: string;
+	otp: string;
+	simplify: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): ConfirmRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	return {
+		clientId: readPortalClientId(ctx, this.getNodeParameter('portalClientId', itemIndex, '')),
+		otp: assertOtp(ctx, this.getNodeParameter('otp', itemIndex, '')),
+		simplify: isNormalizedOutput(this, itemIndex),
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ clientId, otp, simplify }: ConfirmRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const clientId = readPortalClientId(ctx, this.getNodeParameter('portalClientId', itemIndex, ''));
-	const otp = assertOtp(ctx, this.getNodeParameter('otp', itemIndex, ''));
-	const simplify = isNormalizedOutput(this, itemIndex);
-
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',

@@ -32,7 +32,7 @@ export interface OperationModule<R> {
 	/**
 	 * Present on start operations whose result the service reports by callback (Wait for Completion).
 	 */
-	completion?: CompletionSupport;
+	completion?: CompletionSupport<R>;
 	/**
 	 * Present on credit pulls (operations that ask Subject Has Consented): what the subject consented
 	 * to, written into every output item's consent record.

@@ -163,8 +163,6 @@ interface ItemOutput {
 	personalData?: PersonalDataChoice;
 	/** A credit pull's Consent Reference, copied into the consent record. */
 	consentReference?: unknown;
-	/** Wait for Completion on callbacks: whether this item has its own callback URL (then it does not wait). */
-	ownCallbackUrl: boolean;
 }
 
 /** One input item, read and checked: what its operation sends and how its output is shaped. */
@@ -213,8 +211,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				module.consentPurpose !== undefined
 					? this.getNodeParameter('consentReference', itemIndex, '')
 					: undefined,
-			ownCallbackUrl:
-				waitsForCallbacks && module.completion!.usesOwnCallbackUrl.call(this, itemIndex),
 		};
 	};
 	const pull: PullContext = {
@@ -342,8 +338,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	);
 	if (tooManyFailed) throw stop(tooManyFailed);
 	if (waitsForCallbacks) {
-		const ownCallbackUrl = (itemIndex: number) => read[itemIndex]?.output.ownCallbackUrl === true;
-		return await putToWaitForCallbacks.call(this, module.completion!, results, ownCallbackUrl);
+		const { completion } = module;
+		const ownCallbackUrl = (itemIndex: number) => {
+			const item = read[itemIndex];
+			return item !== undefined && completion!.usesOwnCallbackUrl(item.request);
+		};
+		return await putToWaitForCallbacks.call(this, completion!, results, ownCallbackUrl);
 	}
 	return [results.flat()];
 }

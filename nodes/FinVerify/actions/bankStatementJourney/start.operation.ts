@@ -156,6 +156,8 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 interface StartRequest {
 	body: IDataObject;
+	/** The item has its own Webhook URL (then it does not wait for callbacks). */
+	ownWebhookUrl: boolean;
 	mobile: string;
 	consentType: string;
 	simplify: boolean;
@@ -184,6 +186,7 @@ export function read(this: IExecuteFunctions, itemIndex: number): StartRequest {
 		body.customer_email = assertEmail(ctx, fields.customerEmail, 'Customer Email');
 	return {
 		body,
+		ownWebhookUrl: Boolean(fields.webhookUrl),
 		mobile,
 		consentType,
 		simplify: isNormalizedOutput(this, itemIndex),
@@ -238,10 +241,7 @@ export async function execute(
  * Each journey started with Wait for Completion on callbacks waits, unless the item has its own
  * Webhook URL.
  */
-export const completion: CompletionSupport = {
+export const completion: CompletionSupport<StartRequest> = {
 	kind: 'journey',
-	usesOwnCallbackUrl(this: IExecuteFunctions, itemIndex: number): boolean {
-		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		return Boolean(fields.webhookUrl);
-	},
+	usesOwnCallbackUrl: (request) => request.ownWebhookUrl,
 };

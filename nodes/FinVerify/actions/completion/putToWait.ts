@@ -8,13 +8,13 @@ import type { CompletionKind, OnTimeout, WaitingEntry } from './waiting';
 import { idFromOutput, statusFromOutput, waitDurationMs, waitingItemJson } from './waiting';
 
 /** What a start operation tells the router about waiting for its callbacks. */
-export interface CompletionSupport {
+export interface CompletionSupport<R = unknown> {
 	kind: CompletionKind;
 	/**
-	 * Whether the user gave this item their own callback URL (then that item does not wait); read
-	 * with the item, before anything is sent.
+	 * Whether the user gave this item their own callback URL (then that item does not wait), from
+	 * the item's request.
 	 */
-	usesOwnCallbackUrl(this: IExecuteFunctions, itemIndex: number): boolean;
+	usesOwnCallbackUrl: (request: R) => boolean;
 	/**
 	 * Wait for Journey / Wait for Session: the operation always waits (it has no Wait for Completion
 	 * field).
@@ -22,11 +22,14 @@ export interface CompletionSupport {
 	alwaysWaits?: boolean;
 }
 
+/** The completion support of any operation, whatever its request. */
+type AnyCompletionSupport = CompletionSupport<never>;
+
 /** Whether this run of the operation puts the execution to wait for status callbacks. */
 export function waitsForCallbacks(
 	this: IExecuteFunctions,
-	support: CompletionSupport | undefined,
-): support is CompletionSupport {
+	support: AnyCompletionSupport | undefined,
+): support is AnyCompletionSupport {
 	if (support === undefined) return false;
 	return support.alwaysWaits === true || readWaitMode.call(this) === 'callback';
 }
@@ -50,7 +53,7 @@ export function resumeUrl(this: IExecuteFunctions): string {
  */
 export async function assertCanWaitForCallbacks(
 	this: IExecuteFunctions,
-	support: CompletionSupport,
+	support: AnyCompletionSupport,
 	itemCount: number,
 ): Promise<void> {
 	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as FinVerifyCredentials;
@@ -88,7 +91,7 @@ export async function assertCanWaitForCallbacks(
  */
 export async function putToWaitForCallbacks(
 	this: IExecuteFunctions,
-	support: CompletionSupport,
+	support: AnyCompletionSupport,
 	results: INodeExecutionData[][],
 	ownCallbackUrl: (itemIndex: number) => boolean,
 ): Promise<INodeExecutionData[][]> {

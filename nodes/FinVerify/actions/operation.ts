@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
-import type { CompletionSupport } from './completion/putToWait';
+import type { CompletionSupport } from '../completion/putToWait';
 
 /**
  * What every `<op>.operation.ts` exports, in two steps. The router owns the item loop, pairing and

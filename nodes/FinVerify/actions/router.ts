@@ -13,14 +13,14 @@ import {
 	assertCanWaitForCallbacks,
 	putToWaitForCallbacks,
 	waitsForCallbacks as putsToWait,
-} from './completion/putToWait';
+} from '../completion/putToWait';
 import * as creditReport from './creditReport';
 import * as employment from './employment';
 import * as incomeTaxReturn from './incomeTaxReturn';
 import type { FinVerifyOperation, FinVerifyResource, FinVerifyType } from './node.type';
 import type { Operation, OperationRequest } from './operation';
-import type { OutputMode } from './common.descriptions';
-import { outputMode, personalDataChoice } from './common.descriptions';
+import type { OutputMode } from '../helpers/outputChoice';
+import { outputMode, personalDataChoice } from '../helpers/outputChoice';
 import { consentRecord } from '../helpers/consentRecord';
 import type { PullContext } from '../helpers/consentRecord';
 import { simplifyOutput } from '../helpers/normalize/simplified';

@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { ANALYSIS_REQUIRED, normalizeAnalysis } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { journeyClientIdField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
+import { journeyClientIdField, outputModeFields } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { readClientId } from './shared';
 
 const properties: INodeProperties[] = [journeyClientIdField, ...outputModeFields];

@@ -34,9 +34,9 @@ import {
 	downloadFields,
 	journeyClientIdField,
 	outputModeFields,
-	isNormalizedOutput,
 	normalizedOutputOnly,
 } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { readClientId } from './shared';
 
 const SPLIT_MODES = ['none', 'accounts', 'transactions'] as const;

@@ -10,13 +10,13 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField, outputModeFields } from '../common.descriptions';
 import { readClientId } from './shared';
-import type { StatusRequest } from '../completion/finalStatus';
+import type { StatusRequest } from '../../completion/finalStatus';
 import {
 	readStatusRequest,
 	statusOutput,
 	waitForFinalStatusField,
 	waitOptionsField,
-} from '../completion/finalStatus';
+} from '../../completion/finalStatus';
 
 const properties: INodeProperties[] = [
 	journeyClientIdField,

@@ -27,15 +27,15 @@ import {
 	mobileNumberField,
 	outputModeFields,
 	readExtraBody,
-	isNormalizedOutput,
 	statusCallbackUrlField,
 } from '../common.descriptions';
-import { completionOptionsField, waitForCompletionField } from '../completion/fields';
-import type { Polling } from '../completion/poll';
-import { pollAfterStart, readPolling } from '../completion/poll';
-import type { CompletionSupport } from '../completion/putToWait';
-import { readWaitMode, resumeUrl } from '../completion/putToWait';
-import { idFromOutput } from '../completion/waiting';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
+import { completionOptionsField, waitForCompletionField } from '../../completion/fields';
+import type { Polling } from '../../completion/poll';
+import { pollAfterStart, readPolling } from '../../completion/poll';
+import type { CompletionSupport } from '../../completion/putToWait';
+import { readWaitMode, resumeUrl } from '../../completion/putToWait';
+import { idFromOutput } from '../../completion/waiting';
 import { readClientId } from './shared';
 
 /** Consent types: the field's option value and the value the service expects. */

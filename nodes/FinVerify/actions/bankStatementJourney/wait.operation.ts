@@ -6,14 +6,14 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fetchJourneyResults } from '../../../shared/results';
+import { fetchJourneyResults } from '../../helpers/journeyResults';
 import { journeyStatusRequest, normalizeJourneyStatus } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField } from '../common.descriptions';
-import { callbackWaitOptionsField } from '../completion/fields';
-import type { CompletionSupport } from '../completion/putToWait';
-import { journeyFinalFromLookup } from '../completion/waiting';
+import { callbackWaitOptionsField } from '../../completion/fields';
+import type { CompletionSupport } from '../../completion/putToWait';
+import { journeyFinalFromLookup } from '../../completion/waiting';
 import { readClientId } from './shared';
 
 /**

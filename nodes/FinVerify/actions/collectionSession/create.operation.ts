@@ -18,14 +18,11 @@ import {
 } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import {
-	outputModeFields,
-	isNormalizedOutput,
-	statusCallbackUrlField,
-} from '../common.descriptions';
-import { completionOptionsField, waitForCompletionField } from '../completion/fields';
-import type { CompletionSupport } from '../completion/putToWait';
-import { readWaitMode, resumeUrl } from '../completion/putToWait';
+import { outputModeFields, statusCallbackUrlField } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
+import { completionOptionsField, waitForCompletionField } from '../../completion/fields';
+import type { CompletionSupport } from '../../completion/putToWait';
+import { readWaitMode, resumeUrl } from '../../completion/putToWait';
 
 const FLOWS = ['itr', 'gst'] as const;
 

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertIdentifier } from '../../helpers/validation';
-import { callbackWaitOptionsField } from '../completion/fields';
-import type { CompletionSupport } from '../completion/putToWait';
+import { callbackWaitOptionsField } from '../../completion/fields';
+import type { CompletionSupport } from '../../completion/putToWait';
 
 /**
  * Wait for Session: the second step of "create, send the hosted link, wait". The session was created

@@ -18,12 +18,8 @@ import type { FieldContext } from '../../helpers/validation';
 import { invalidField } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import {
-	companyLocatorField,
-	downloadFields,
-	outputModeFields,
-	isNormalizedOutput,
-} from '../common.descriptions';
+import { companyLocatorField, downloadFields, outputModeFields } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const CIN_PATTERN = /^[A-Z0-9]{21}$/;
 const LLPIN_PATTERN = /^[A-Z]{3}-[0-9]{4}$/;

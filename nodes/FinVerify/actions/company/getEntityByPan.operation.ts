@@ -5,7 +5,8 @@ import { ENTITY_REQUIRED, normalizeEntity } from '../../helpers/normalize/compan
 import { assertPan } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { outputModeFields, panField, isNormalizedOutput } from '../common.descriptions';
+import { outputModeFields, panField } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [
 	{

@@ -5,7 +5,8 @@ import { LLP_REQUIRED, normalizeLlp } from '../../helpers/normalize/company';
 import { assertLlpin } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { llpLocatorField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
+import { llpLocatorField, outputModeFields } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [llpLocatorField, ...outputModeFields];
 

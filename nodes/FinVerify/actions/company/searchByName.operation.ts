@@ -15,7 +15,8 @@ import { assertPositiveInteger, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { apiErrorCode, toNodeError } from '../../transport/errors';
-import { companyNameField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
+import { companyNameField, outputModeFields } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [
 	companyNameField,

@@ -27,8 +27,8 @@ import {
 	outputModeFields,
 	panField,
 	readConsent,
-	isNormalizedOutput,
 } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 /** From version 2 the report has its own default field, apart from Get by CIN's PDF. */
 const HTML_FIELD_V2 = 'commercialReport';

@@ -33,9 +33,9 @@ import {
 	panField,
 	readConsent,
 	readGender,
-	isNormalizedOutput,
 	normalizedOutputOnly,
 } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const FILE_FIELD_LABEL = 'Put Report Files in Field';
 /** Version 1 named the switch downloadReportPdf. */

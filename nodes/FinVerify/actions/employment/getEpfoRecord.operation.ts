@@ -10,12 +10,8 @@ import { EPFO_REQUIRED, normalizeEpfo } from '../../helpers/normalize/employment
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import {
-	mobileNumberField,
-	outputModeFields,
-	isNormalizedOutput,
-	normalizedOutputOnly,
-} from '../common.descriptions';
+import { mobileNumberField, outputModeFields, normalizedOutputOnly } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [
 	{

@@ -17,9 +17,9 @@ import {
 	mobileNumberField,
 	outputModeFields,
 	readConsent,
-	isNormalizedOutput,
 	normalizedOutputOnly,
 } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [
 	beforeRunningNotice(

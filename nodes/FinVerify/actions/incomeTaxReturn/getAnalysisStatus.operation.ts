@@ -4,13 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { JOB_STATUS_REQUIRED, normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import type { StatusRequest } from '../completion/finalStatus';
+import type { StatusRequest } from '../../completion/finalStatus';
 import {
 	readStatusRequest,
 	statusOutput,
 	waitForFinalStatusField,
 	waitOptionsField,
-} from '../completion/finalStatus';
+} from '../../completion/finalStatus';
 import { jobIdField, outputModeFields } from '../common.descriptions';
 import { readJobId } from './shared';
 

@@ -27,9 +27,9 @@ import {
 	downloadFields,
 	jobIdField,
 	outputModeFields,
-	isNormalizedOutput,
 	normalizedOutputOnly,
 } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { readJobId } from './shared';
 
 const properties: INodeProperties[] = [

@@ -5,7 +5,8 @@ import { PASSWORD_RESET_REQUIRED, normalizePasswordReset } from '../../helpers/n
 import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { outputModeFields, isNormalizedOutput } from '../common.descriptions';
+import { outputModeFields } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 import {
 	portalClientIdField,
 	readPassword,

@@ -11,17 +11,12 @@ import { assertPan } from '../../helpers/validation';
 import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import {
-	extraBodyField,
-	outputModeFields,
-	panField,
-	readExtraBody,
-	isNormalizedOutput,
-} from '../common.descriptions';
-import { completionOptionsField, waitForCompletionField } from '../completion/fields';
-import type { Polling } from '../completion/poll';
-import { pollAfterStart, readPolling } from '../completion/poll';
-import { readWaitMode } from '../completion/putToWait';
+import { extraBodyField, outputModeFields, panField, readExtraBody } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
+import { completionOptionsField, waitForCompletionField } from '../../completion/fields';
+import type { Polling } from '../../completion/poll';
+import { pollAfterStart, readPolling } from '../../completion/poll';
+import { readWaitMode } from '../../completion/putToWait';
 import { readAssessmentYears, readJobId, readPassword, withPasswordRedacted } from './shared';
 
 const properties: INodeProperties[] = [

@@ -10,10 +10,10 @@ import {
 	DEFAULT_TIME_LIMIT_SECONDS,
 	MAX_TIME_LIMIT_SECONDS,
 	MIN_POLL_INTERVAL_SECONDS,
-} from '../../helpers/polling';
+} from '../helpers/polling';
 import { onTimeoutOption } from './fields';
 import { pollToFinal, readPolling, type Polling, type StatusSummary } from './poll';
-import { isNormalizedOutput } from '../common.descriptions';
+import { isNormalizedOutput } from '../helpers/outputChoice';
 
 export type { StatusSummary };
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FinVerifyCredentials } from '../../transport';
-import { CREDENTIAL_TYPE } from '../../transport';
+import type { FinVerifyCredentials } from '../transport';
+import { CREDENTIAL_TYPE } from '../transport';
 import type { WaitMode } from './fields';
 import type { CompletionKind, OnTimeout, WaitingEntry } from './waiting';
 import { idFromOutput, statusFromOutput, waitDurationMs, waitingItemJson } from './waiting';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { PollPlan } from '../../helpers/polling';
-import { planPolling, pollUntil } from '../../helpers/polling';
+import type { PollPlan } from '../helpers/polling';
+import { planPolling, pollUntil } from '../helpers/polling';
 
 /** A simplified status: any object that says whether it is final and what the status is. */
 export type StatusSummary = IDataObject & { isFinal: boolean; status: string | null };

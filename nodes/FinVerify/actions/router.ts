@@ -12,6 +12,7 @@ import * as company from './company';
 import {
 	assertCanWaitForCallbacks,
 	putToWaitForCallbacks,
+	readCallbackWait,
 	waitsForCallbacks as putsToWait,
 } from '../completion/putToWait';
 import * as creditReport from './creditReport';
@@ -196,6 +197,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const waitsForCallbacks = putsToWait.call(this, module.completion);
 	if (waitsForCallbacks)
 		await assertCanWaitForCallbacks.call(this, module.completion!, items.length);
+	const callbackWait = waitsForCallbacks ? readCallbackWait.call(this) : undefined;
 
 	// operations that return records have the Output choice; Simplified is picked here, after the
 	// operation, then personal data is masked (every mode but Raw), then a credit pull's consent record
@@ -343,7 +345,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const item = read[itemIndex];
 			return item !== undefined && completion!.usesOwnCallbackUrl(item.request);
 		};
-		return await putToWaitForCallbacks.call(this, completion!, results, ownCallbackUrl);
+		return await putToWaitForCallbacks.call(
+			this,
+			completion!,
+			callbackWait!,
+			results,
+			ownCallbackUrl,
+		);
 	}
 	return [results.flat()];
 }

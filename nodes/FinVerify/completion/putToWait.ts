@@ -83,6 +83,21 @@ export async function assertCanWaitForCallbacks(
 	}
 }
 
+/** The node's Wait Options for callbacks (one set for all items): how long to wait, and what then. */
+export interface CallbackWait {
+	timeLimitMs: number;
+	onTimeout: OnTimeout;
+}
+
+/** Reads the Wait Options of waiting for callbacks, before anything is started. */
+export function readCallbackWait(this: IExecuteFunctions): CallbackWait {
+	const options = this.getNodeParameter('waitOptions', 0, {}) as IDataObject;
+	return {
+		timeLimitMs: waitDurationMs(options.waitAmount, options.waitUnit),
+		onTimeout: options.onTimeout === 'returnLastStatus' ? 'returnLastStatus' : 'error',
+	};
+}
+
 /**
  * After every item was started: leaves one waiting item per started journey or session as the input
  * n8n keeps for this node (see waiting.ts), and puts the execution to wait until the time limit.
@@ -92,13 +107,10 @@ export async function assertCanWaitForCallbacks(
 export async function putToWaitForCallbacks(
 	this: IExecuteFunctions,
 	support: AnyCompletionSupport,
+	{ timeLimitMs, onTimeout }: CallbackWait,
 	results: INodeExecutionData[][],
 	ownCallbackUrl: (itemIndex: number) => boolean,
 ): Promise<INodeExecutionData[][]> {
-	const options = this.getNodeParameter('waitOptions', 0, {}) as IDataObject;
-	const timeLimitMs = waitDurationMs(options.waitAmount, options.waitUnit);
-	const onTimeout: OnTimeout =
-		options.onTimeout === 'returnLastStatus' ? 'returnLastStatus' : 'error';
 	const nowMs = Date.now();
 	const since = new Date(nowMs).toISOString();
 	const until = new Date(nowMs + timeLimitMs);

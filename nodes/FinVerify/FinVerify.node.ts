@@ -12,7 +12,7 @@ import * as apiRequest from './actions/apiRequest';
 import * as bankStatementJourney from './actions/bankStatementJourney';
 import * as collectionSession from './actions/collectionSession';
 import { requestOptionsField } from './actions/common.descriptions';
-import { completionWebhook, resumeWebhooks } from './actions/completion/webhook';
+import { completionWebhook, resumeWebhooks } from './completion/webhook';
 import * as company from './actions/company';
 import * as creditReport from './actions/creditReport';
 import * as employment from './actions/employment';

@@ -22,7 +22,7 @@ import {
 import { forgetSecrets, requiredSigningSecret } from '../shared/signingSecret';
 import type { EventFilter, EventType } from '../shared/events';
 import { applyFilter, normalizeEvent, parseJsonBody } from '../shared/events';
-import { fetchJourneyResults } from '../shared/results';
+import { fetchJourneyResults } from '../FinVerify/helpers/journeyResults';
 import {
 	DEFAULT_SIGNATURE_HEADERS,
 	FAILURE_MESSAGES,

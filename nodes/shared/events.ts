@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SESSION_FINAL_STATUSES } from '../FinVerify/helpers/normalize/collectionSession';
-import { isObject, toIsoTimestamp, toText } from '../FinVerify/helpers/normalize/common';
 import {
 	JOURNEY_COMPLETED_ALIASES,
 	JOURNEY_FINAL_STATUSES,
-} from '../FinVerify/helpers/normalize/journey';
+	SESSION_FINAL_STATUSES,
+} from './statuses';
+import { isObject, toIsoTimestamp, toText } from './values';
 
 /**
  * Recognising and normalizing the two notifications of the service. The service leaves event names

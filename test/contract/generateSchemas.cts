@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { registry } from '../../nodes/FinVerify/actions/router';
-import type { OperationModule } from '../../nodes/FinVerify/actions/operation';
+import type { Operation } from '../../nodes/FinVerify/actions/operation';
 import { consentRecord } from '../../nodes/FinVerify/helpers/consentRecord';
 import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
 import { example } from './openapiExamples.cjs';
@@ -70,7 +70,7 @@ if (recorded) {
 // credit pulls carry a consent record in every mode (added by the router): with and without a
 // reference and an execution id
 const pulls = Object.entries(registry).flatMap(([resource, operations]) =>
-	Object.entries(operations as Record<string, OperationModule>)
+	Object.entries(operations as Record<string, Operation>)
 		.filter(([, module]) => module.consentPurpose !== undefined)
 		.map(([operation, module]) => [`${resource}.${operation}`, module.consentPurpose!] as const),
 );

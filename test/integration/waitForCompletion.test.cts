@@ -342,6 +342,38 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		expect(waiting.legs(id)).toHaveLength(2);
 	});
 
+	test('an item with its own Webhook URL does not wait: its journey reports there, the other item waits for its own', async () => {
+		// the own URL is on loopback and closed: nothing leaves the machine if the sandbox calls it
+		const ownHook = 'http://127.0.0.1:9/own-hook';
+		const first = await startWaiting(
+			journeyStart(
+				{
+					mobileNumber: '={{ $json.mobile }}',
+					additionalFields: { webhookUrl: '={{ $json.hook }}' },
+				},
+				[
+					{ mobile: '9876543210', hook: ownHook },
+					{ mobile: '9876543211', hook: '' },
+				],
+			),
+		);
+		const id = first.executionId;
+		const [a, b] = first.json('FinVerify').map((j) => String(j.clientId));
+		const sent = (await sandbox.control.requests('aa-bsa-journey/init')).map(
+			(r) => (r.body as IDataObject).webhook_url,
+		);
+		expect(sent[0]).toBe(ownHook);
+		expect(String(sent[1])).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+		expect(sent[1]).not.toBe(ownHook);
+
+		await sandbox.control.advanceJourney(b, 'analysis_complete');
+		const done = await waiting.finished(id);
+		expect(done.output('FinVerify').map((item) => [item.json.clientId, item.json.status])).toEqual([
+			[a, 'initiated'],
+			[b, 'analysis_complete'],
+		]);
+	});
+
 	test('a status lookup that fails is answered 503 and the execution keeps waiting; the redelivery is handled', async () => {
 		const first = await startWaiting(
 			journeyStart({ mobileNumber: '={{ $json.mobile }}' }, [

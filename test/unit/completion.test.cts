@@ -1,6 +1,6 @@
 /** Wait for Completion, the pure rules: time limit, waiting items (the timeout outcome), callback meaning. */
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
-import type { StoredItem, WaitingEntry } from '../../nodes/FinVerify/actions/completion/waiting';
+import type { StoredItem, WaitingEntry } from '../../nodes/FinVerify/completion/waiting';
 import {
 	classifyCallback,
 	describeDuration,
@@ -11,7 +11,7 @@ import {
 	waitDurationMs,
 	waitedSeconds,
 	waitingItemJson,
-} from '../../nodes/FinVerify/actions/completion/waiting';
+} from '../../nodes/FinVerify/completion/waiting';
 
 const HOUR = 3_600_000;
 

@@ -1,11 +1,11 @@
 /**
- * The import graph of the shipped code (nodes/ and credentials/): no file reaches itself again through its
- * imports (type-only imports count: a type import is still an arrow of the floor plan), and imports that run from
- * nodes/shared/ into a node's folder are exactly the known ones below (none may be added).
+ * The import graph of the shipped code (nodes/ and credentials/) and its floor plan: no file reaches itself
+ * again through its imports, and every import goes to the same floor or a lower one (FLOORS below; type-only
+ * imports count: a type import is still an arrow of the floor plan). No exceptions.
  *
  * The walker reads the TypeScript sources as text (static `import`/`export … from`, side-effect imports,
  * `require()` and `import()` of relative paths) and resolves each to a `.ts` file or a folder's `index.ts`.
- * Negative cases on a temporary tree prove that it finds a cycle and an unresolved import.
+ * Negative cases on a temporary tree prove that it finds a cycle, an unresolved import and an arrow back up.
  */
 import {
 	existsSync,
@@ -110,16 +110,56 @@ function importCycles(edges: Map<string, string[]>): string[][] {
 	return cycles;
 }
 
-/** Imports from `from/` into any of `into` folders, as "file → target". */
-function crossings(edges: Map<string, string[]>, from: string, into: string[]): string[] {
-	return [...edges]
-		.filter(([file]) => file.startsWith(from))
+/**
+ * The floors of the shipped code, lowest first: a file may import files of its own floor or of a lower one,
+ * never of a higher one. A file is on the floor of the deepest folder listed here that holds it (so
+ * `nodes/FinVerify/` is the node class alone: its subfolders are listed). docs/ARCHITECTURE.md's rooms follow it.
+ */
+const FLOORS: ReadonlyArray<readonly [folder: string, floor: number]> = [
+	// what both nodes and the credential use; imports nothing of the nodes
+	['nodes/shared/', 0],
+	// the one way to the service
+	['nodes/FinVerify/transport/', 1],
+	// pure readers of the service's answers
+	['nodes/FinVerify/helpers/normalize/', 2],
+	// validation, downloads, polling plans, output choice, journey results
+	['nodes/FinVerify/helpers/', 3],
+	// Wait for Completion and Wait for a Final Status, and the resume URL's webhook
+	['nodes/FinVerify/completion/', 4],
+	// the router, the operation contract, the shared fields and the resources' operations
+	['nodes/FinVerify/actions/', 5],
+	['nodes/FinVerify/methods/', 5],
+	// the node classes and the credential
+	['nodes/FinVerify/', 6],
+	['nodes/FinVerifyTrigger/', 6],
+	['credentials/', 6],
+];
+
+/** The deepest listed folder holding a file, with its floor (undefined when none does). */
+function placeOf(file: string, floors: typeof FLOORS) {
+	const holding = floors.filter(([folder]) => file.startsWith(folder));
+	holding.sort(([a], [b]) => b.length - a.length);
+	return holding[0];
+}
+
+const floorOf = (file: string, floors: typeof FLOORS) => placeOf(file, floors)?.[1];
+
+/** Files on no floor, and imports that go to a higher floor, as "file (floor) → target (floor)". */
+function floorViolations(edges: Map<string, string[]>, floors: typeof FLOORS) {
+	const unplaced = [...edges.keys()].filter((file) => floorOf(file, floors) === undefined);
+	const upward = [...edges]
 		.flatMap(([file, targets]) =>
-			targets
-				.filter((t) => into.some((folder) => t.startsWith(folder)))
-				.map((t) => `${file} → ${t}`),
+			targets.map((target) => ({
+				file,
+				target,
+				from: floorOf(file, floors)!,
+				to: floorOf(target, floors)!,
+			})),
 		)
+		.filter(({ from, to }) => from !== undefined && to !== undefined && to > from)
+		.map(({ file, target, from, to }) => `${file} (${from}) → ${target} (${to})`)
 		.sort();
+	return { unplaced, upward };
 }
 
 describe('the shipped code’s import graph', () => {
@@ -141,18 +181,14 @@ describe('the shipped code’s import graph', () => {
 		expect(importCycles(graph.edges)).toEqual([]);
 	});
 
-	// nodes/shared/ is meant to be the floor both nodes stand on, importing nothing of either node. Today it still
-	// uses the action node's normalizers (events.ts) and transport (results.ts): moving those helpers into
-	// nodes/shared/ is the floor-plan change of the contributor-loop issue. Until then this list may only shrink.
-	test('nodes/shared/ imports from the nodes’ folders only what it already did', () => {
-		expect(
-			crossings(graph.edges, 'nodes/shared/', ['nodes/FinVerify/', 'nodes/FinVerifyTrigger/']),
-		).toEqual([
-			'nodes/shared/events.ts → nodes/FinVerify/helpers/normalize/collectionSession.ts',
-			'nodes/shared/events.ts → nodes/FinVerify/helpers/normalize/common.ts',
-			'nodes/shared/events.ts → nodes/FinVerify/helpers/normalize/journey.ts',
-			'nodes/shared/results.ts → nodes/FinVerify/transport/index.ts',
-		]);
+	test('every file is on a floor, and no import goes up a floor', () => {
+		expect(floorViolations(graph.edges, FLOORS)).toEqual({ unplaced: [], upward: [] });
+	});
+
+	test('every floor holds files (the table names no folder that is gone)', () => {
+		const places = new Set([...graph.edges.keys()].map((file) => placeOf(file, FLOORS)?.[0]));
+		const empty = FLOORS.map(([folder]) => folder).filter((folder) => !places.has(folder));
+		expect(empty).toEqual([]);
 	});
 });
 
@@ -188,5 +224,24 @@ describe('the import-graph walker (negative cases on a temporary tree)', () => {
 		const graph = importGraph(root, ['nodes']);
 		graph.edges.set('nodes/lib/index.ts', []);
 		expect(importCycles(graph.edges)).toEqual([]);
+	});
+
+	test('finds an import back up a floor (a type-only one too) and a file on no floor', () => {
+		const graph = importGraph(root, ['nodes']);
+		const floors = [
+			['nodes/lib/', 0],
+			['nodes/', 1],
+		] as const;
+		expect(floorViolations(graph.edges, floors)).toEqual({
+			unplaced: [],
+			upward: ['nodes/lib/index.ts (0) → nodes/a.ts (1)'],
+		});
+		expect(floorViolations(graph.edges, [['nodes/lib/', 0]]).unplaced).toEqual(
+			expect.arrayContaining(['nodes/a.ts', 'nodes/b.ts']),
+		);
+		// nodes/b.ts imports nodes/lib/ (floor 0) from floor 1: down, allowed
+		expect(floorViolations(graph.edges, floors).upward).not.toContainEqual(
+			expect.stringContaining('nodes/b.ts'),
+		);
 	});
 });

@@ -107,6 +107,19 @@ describe.each(Object.entries(resources))('%s', (resource, module) => {
 	);
 });
 
+test('every registered operation has both steps: read (checks, sends nothing) and execute (sends)', () => {
+	const steps = Object.entries(registry).flatMap(([resource, operations]) =>
+		Object.entries(operations).map(([operation, op]) => [
+			`${resource}.${operation}`,
+			typeof op.read,
+			typeof op.execute,
+		]),
+	);
+	expect(steps.length).toBeGreaterThanOrEqual(20);
+	for (const [name, read, execute] of steps)
+		expect([name, read, execute]).toEqual([name, 'function', 'function']);
+});
+
 test('passwords are password fields', () => {
 	const fields = [
 		...incomeTaxReturn.operations.startAnalysis.description,

@@ -1,8 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { DownloadSwitch } from '../helpers/documents';
-import type { PersonalDataChoice } from '../helpers/personalData';
-import { maskPersonalData } from '../helpers/personalData';
 import type { FieldContext } from '../helpers/validation';
 import {
 	assertConsent,
@@ -281,8 +279,6 @@ export const simplifyField: INodeProperties = {
 	displayOptions: { show: { '@version': [1] } },
 };
 
-export type OutputMode = 'simplified' | 'normalized' | 'raw';
-
 /**
  * Version 2 of the node: n8n's output modes. Simplified is the default: at most 10 decision fields
  * keep an AI agent's context small and are what the editor's schema preview shows; IF/Set workflows
@@ -366,67 +362,6 @@ export const outputModeFields: INodeProperties[] = [simplifyField, outputField, 
 export const normalizedOutputOnly: NonNullable<INodeProperties['displayOptions']> = {
 	hide: { '/simplify': [false], '/outputMode': ['raw'] },
 };
-
-/**
- * How the output fields of one item are read: by the execute context (per item) or, when a waiting
- * execution resumes, by the webhook context (one set of parameters).
- */
-export interface OutputParameters {
-	typeVersion: number;
-	read(name: string, fallback: unknown): unknown;
-}
-
-const itemParameters = (context: IExecuteFunctions, itemIndex: number): OutputParameters => ({
-	typeVersion: context.getNode().typeVersion,
-	read: (name, fallback) => context.getNodeParameter(name, itemIndex, fallback),
-});
-
-/** The output mode: version 1's Simplify means Normalized (on) or Raw (off). */
-export function outputModeOf(parameters: OutputParameters): OutputMode {
-	if (parameters.typeVersion < 2)
-		return parameters.read('simplify', true) === false ? 'raw' : 'normalized';
-	const mode = parameters.read('outputMode', 'simplified');
-	return mode === 'raw' || mode === 'normalized' ? mode : 'simplified';
-}
-
-/** The output mode of an item. */
-export const outputMode = (context: IExecuteFunctions, itemIndex: number): OutputMode =>
-	outputModeOf(itemParameters(context, itemIndex));
-
-/**
- * The Personal Data in Output choice of an item (version 1, which has no such field: Full, so saved
- * workflows keep their output; Aadhaar is masked in every version).
- */
-export function personalDataChoiceOf(parameters: OutputParameters): PersonalDataChoice {
-	if (parameters.typeVersion < 2) return 'full';
-	return parameters.read('personalData', 'masked') === 'full' ? 'full' : 'masked';
-}
-
-/** The Personal Data in Output choice of an item. */
-export const personalDataChoice = (
-	context: IExecuteFunctions,
-	itemIndex: number,
-): PersonalDataChoice => personalDataChoiceOf(itemParameters(context, itemIndex));
-
-/**
- * The json as output: personal data masked under the choice, in every mode but Raw (what the router
- * does after an operation, and a waiting node when its execution resumes).
- */
-export function withPersonalDataMasked(
-	json: IDataObject,
-	parameters: OutputParameters,
-): IDataObject {
-	return outputModeOf(parameters) === 'raw'
-		? json
-		: maskPersonalData(json, personalDataChoiceOf(parameters));
-}
-
-/**
- * Whether the node normalizes the item's output (Simplified or Normalized) rather than passing it
- * raw.
- */
-export const isNormalizedOutput = (context: IExecuteFunctions, itemIndex: number): boolean =>
-	outputMode(context, itemIndex) !== 'raw';
 
 export const binaryPropertyField: INodeProperties = {
 	displayName: 'Put Output File in Field',

@@ -1,20 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IGetNodeParameterOptions,
-	INodeExecutionData,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
-import {
-	DEFAULT_MAX_RETRIES,
-	DEFAULT_TIMEOUT_MS,
-	MAX_RETRIES,
-	isCheckingStop,
-	isNodeStop,
-	setCheckingPass,
-} from '../transport';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, isNodeStop } from '../transport';
 import { apiErrorCode, toNodeError } from '../transport/errors';
 import { FAILED_ROUNDS_TO_OPEN, RequestGate } from '../transport/gate';
 import * as apiRequest from './apiRequest';
@@ -24,20 +12,23 @@ import * as company from './company';
 import {
 	assertCanWaitForCallbacks,
 	putToWaitForCallbacks,
+	readCallbackWait,
 	waitsForCallbacks as putsToWait,
-} from './completion/putToWait';
+} from '../completion/putToWait';
 import * as creditReport from './creditReport';
 import * as employment from './employment';
 import * as incomeTaxReturn from './incomeTaxReturn';
 import type { FinVerifyOperation, FinVerifyResource, FinVerifyType } from './node.type';
-import type { OperationModule } from './operation';
-import { outputMode, personalDataChoice } from './common.descriptions';
+import type { Operation, OperationRequest } from './operation';
+import type { OutputMode } from '../helpers/outputChoice';
+import { outputMode, personalDataChoice } from '../helpers/outputChoice';
 import { consentRecord } from '../helpers/consentRecord';
 import type { PullContext } from '../helpers/consentRecord';
 import { simplifyOutput } from '../helpers/normalize/simplified';
+import type { PersonalDataChoice } from '../helpers/personalData';
 import { maskPersonalData } from '../helpers/personalData';
 
-type Registry = { [R in FinVerifyResource]: Record<FinVerifyOperation<R>, OperationModule> };
+type Registry = { [R in FinVerifyResource]: Record<FinVerifyOperation<R>, Operation> };
 
 /** Every operation of every resource; a missing or extra operation does not compile. */
 export const registry: Registry = {
@@ -166,47 +157,34 @@ function forModel(this: IExecuteFunctions, error: NodeApiError | NodeOperationEr
 	return error;
 }
 
-/**
- * n8n's execution context with each parameter read remembered for this execution: the checking pass
- * and the sending pass evaluate an item's expressions once (half the expression work per item), and
- * what is sent is exactly what was checked. Everything else is n8n's own context (its prototype);
- * the memory goes with the execution.
- */
-function rememberingParameters(context: IExecuteFunctions): IExecuteFunctions {
-	const read = context.getNodeParameter.bind(context) as (
-		name: string,
-		itemIndex: number,
-		fallback?: unknown,
-		options?: IGetNodeParameterOptions,
-	) => unknown;
-	const memo = new Map<string, unknown>();
-	const remembering = Object.create(context) as IExecuteFunctions;
-	remembering.getNodeParameter = ((
-		name: string,
-		itemIndex: number,
-		fallback?: unknown,
-		options?: IGetNodeParameterOptions,
-	) => {
-		const key = `${itemIndex}\u0000${name}\u0000${JSON.stringify(fallback) ?? ''}\u0000${JSON.stringify(options) ?? ''}`;
-		if (memo.has(key)) return memo.get(key);
-		const value = read(name, itemIndex, fallback, options);
-		memo.set(key, value);
-		return value;
-	}) as IExecuteFunctions['getNodeParameter'];
-	return remembering;
+/** How the router shapes an item's output, read with the item before anything is sent. */
+interface ItemOutput {
+	mode: OutputMode;
+	/** Absent for Raw output (nothing is masked). */
+	personalData?: PersonalDataChoice;
+	/** A credit pull's Consent Reference, copied into the consent record. */
+	consentReference?: unknown;
+}
+
+/** One input item, read and checked: what its operation sends and how its output is shaped. */
+interface ReadItem {
+	request: OperationRequest;
+	output: ItemOutput;
 }
 
 /**
- * Owns the item loop: runs the chosen operation for each item with bounded concurrency, keeps
- * output order and `pairedItem`, and turns failures into error items when the node continues on
- * fail.
+ * Owns the item loop in two passes. First every item is read (its operation's `read`: parameters
+ * checked, nothing sent), so an invalid item 4 never leaves journeys created or reports paid for
+ * items 0-3 that no output names. Then each item's request is sent (its operation's `execute`)
+ * with bounded concurrency, keeping output order and `pairedItem`; failures become error items when
+ * the node continues on fail.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as FinVerifyResource;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const finVerify = { resource, operation } as FinVerifyType;
-	const operations = registry[finVerify.resource] as Record<string, OperationModule>;
+	const operations = registry[finVerify.resource] as Record<string, Operation>;
 	const module = operations?.[finVerify.operation];
 	if (!module) {
 		throw new NodeOperationError(
@@ -219,28 +197,44 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const waitsForCallbacks = putsToWait.call(this, module.completion);
 	if (waitsForCallbacks)
 		await assertCanWaitForCallbacks.call(this, module.completion!, items.length);
+	const callbackWait = waitsForCallbacks ? readCallbackWait.call(this) : undefined;
 
 	// operations that return records have the Output choice; Simplified is picked here, after the
 	// operation, then personal data is masked (every mode but Raw), then a credit pull's consent record
 	// is added (every mode)
 	const key = `${resource}.${operation}`;
 	const hasOutputChoice = module.description.some((p) => p.name === 'outputMode');
+	const readOutput = (itemIndex: number): ItemOutput => {
+		const mode = hasOutputChoice ? outputMode(this, itemIndex) : 'raw';
+		return {
+			mode,
+			personalData: mode !== 'raw' ? personalDataChoice(this, itemIndex) : undefined,
+			consentReference:
+				module.consentPurpose !== undefined
+					? this.getNodeParameter('consentReference', itemIndex, '')
+					: undefined,
+		};
+	};
 	const pull: PullContext = {
 		workflowId: this.getWorkflow().id ?? null,
 		workflowName: this.getWorkflow().name ?? null,
 		executionId: this.getExecutionId() ?? null,
 		nodeName: this.getNode().name,
 	};
-	const shapeOutput = (json: IDataObject, itemIndex: number, sentAt: Date): IDataObject => {
+	const shapeOutput = (json: IDataObject, output: ItemOutput, sentAt: Date): IDataObject => {
 		let shaped = json;
-		const mode = hasOutputChoice ? outputMode(this, itemIndex) : 'raw';
-		if (mode === 'simplified') shaped = simplifyOutput(key, shaped);
-		if (mode !== 'raw') shaped = maskPersonalData(shaped, personalDataChoice(this, itemIndex));
+		if (output.mode === 'simplified') shaped = simplifyOutput(key, shaped);
+		if (output.personalData) shaped = maskPersonalData(shaped, output.personalData);
 		if (module.consentPurpose !== undefined) {
-			const reference = context.getNodeParameter('consentReference', itemIndex, '');
 			shaped = {
 				...shaped,
-				consentRecord: consentRecord(module.consentPurpose, key, sentAt, pull, reference),
+				consentRecord: consentRecord(
+					module.consentPurpose,
+					key,
+					sentAt,
+					pull,
+					output.consentReference,
+				),
 			};
 		}
 		return shaped;
@@ -276,45 +270,42 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const continueOnFail = this.continueOnFail();
 	const failures: Array<{ index: number; error: NodeApiError | NodeOperationError }> = [];
 
-	// Checking pass: every item's inputs are checked before the first request of any item, so an
-	// invalid item 4 never leaves journeys created or reports paid for items 0-3 that no output names.
-	const invalid = new Set<number>();
-	const checkFailures: typeof failures = [];
-	const context = rememberingParameters(this);
-	setCheckingPass(context, true);
-	try {
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			try {
-				await module.execute.call(context, itemIndex, policy);
-			} catch (error) {
-				if (isCheckingStop(error)) continue;
-				const nodeError = toNodeError(this.getNode(), error, itemIndex);
-				if (!continueOnFail) throw forModel.call(this, nodeError);
-				invalid.add(itemIndex);
-				checkFailures.push({ index: itemIndex, error: nodeError });
-				results[itemIndex] = [errorItem(nodeError, itemIndex)];
-			}
+	// Pass 1, reading: every item's parameters are read and checked before the first request of any
+	// item. An invalid item stops the node, or (Continue on error) becomes an error item.
+	const read: Array<ReadItem | undefined> = new Array(items.length);
+	const readFailures: typeof failures = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			read[itemIndex] = {
+				request: module.read.call(this, itemIndex),
+				output: readOutput(itemIndex),
+			};
+		} catch (error) {
+			const nodeError = toNodeError(this.getNode(), error, itemIndex);
+			if (!continueOnFail) throw forModel.call(this, nodeError);
+			readFailures.push({ index: itemIndex, error: nodeError });
+			results[itemIndex] = [errorItem(nodeError, itemIndex)];
 		}
-	} finally {
-		setCheckingPass(context, false);
 	}
 
-	// the node stops for every item (a rejected credential, an open circuit, a 429 storm): no item is
-	// started after it, whatever the error setting
+	// Pass 2, sending: each read item's request, a few at a time. The node stops for every item (a
+	// rejected credential, an open circuit, a 429 storm): no item is started after it, whatever the
+	// error setting
 	let nodeStop: NodeApiError | NodeOperationError | undefined;
 	const itemFailures: typeof failures = [];
 	let next = 0;
 	const worker = async () => {
 		while (next < items.length && failures.length === 0 && !nodeStop) {
 			const itemIndex = next++;
-			if (invalid.has(itemIndex)) continue;
+			const item = read[itemIndex];
+			if (!item) continue;
 			try {
 				// when the request asserting the subject's consent was sent
 				const sentAt = new Date();
-				const output = await module.execute.call(context, itemIndex, policy);
-				results[itemIndex] = output.map((item) => ({
-					...item,
-					json: shapeOutput(item.json, itemIndex, sentAt),
+				const output = await module.execute.call(this, item.request, policy, itemIndex);
+				results[itemIndex] = output.map((outputItem) => ({
+					...outputItem,
+					json: shapeOutput(outputItem.json, item.output, sentAt),
 					pairedItem: { item: itemIndex },
 				}));
 			} catch (error) {
@@ -331,7 +322,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-	const failed = new Set([...invalid, ...itemFailures.map((f) => f.index)]);
+	const failed = new Set([...readFailures, ...itemFailures].map((f) => f.index));
 	const stop = (error: NodeApiError | NodeOperationError) =>
 		forModel.call(
 			this,
@@ -344,10 +335,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const tooManyFailed = failedItemsError.call(
 		this,
 		options,
-		[...checkFailures, ...itemFailures],
+		[...readFailures, ...itemFailures],
 		items.length,
 	);
 	if (tooManyFailed) throw stop(tooManyFailed);
-	if (waitsForCallbacks) return await putToWaitForCallbacks.call(this, module.completion!, results);
+	if (waitsForCallbacks) {
+		const { completion } = module;
+		const ownCallbackUrl = (itemIndex: number) => {
+			const item = read[itemIndex];
+			return item !== undefined && completion!.usesOwnCallbackUrl(item.request);
+		};
+		return await putToWaitForCallbacks.call(
+			this,
+			completion!,
+			callbackWait!,
+			results,
+			ownCallbackUrl,
+		);
+	}
 	return [results.flat()];
 }

@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isObject } from '../helpers/normalize/common';
+import { isObject } from '../../shared/values';
 
 /**
  * What every error body boils down to. The service has five (named schemas in

@@ -129,50 +129,6 @@ const secretsOf = (c: FinVerifyCredentials) => [
 ];
 
 /**
- * Checking pass: the router first runs every item's operation with its context marked here; the
- * first request an operation would send throws a marked stop instead, so every item's inputs are
- * validated before any item sends anything (a create or a paid pull is never sent for item 1 when
- * item 4 is invalid).
- */
-const checkingContexts = new WeakSet<object>();
-const checkingStops = new WeakSet<object>();
-
-export function setCheckingPass(context: object, on: boolean): void {
-	if (on) checkingContexts.add(context);
-	else checkingContexts.delete(context);
-}
-
-/**
- * True for the stop a request raises during the checking pass (the item's inputs passed their
- * checks).
- */
-export function isCheckingStop(error: unknown): boolean {
-	return typeof error === 'object' && error !== null && checkingStops.has(error);
-}
-
-/**
- * One stop per execution context, thrown for every item: building an error per item costs a stack
- * trace each.
- */
-const stopOfContext = new WeakMap<object, NodeApiError>();
-
-function stopIfChecking(this: FinVerifyContext): void {
-	if (!checkingContexts.has(this)) return;
-	let stop = stopOfContext.get(this);
-	if (!stop) {
-		// a NodeApiError passes unchanged through the operations' own error wrapping
-		stop = new NodeApiError(
-			this.getNode(),
-			{ message: 'checking pass' },
-			{ message: 'checking pass' },
-		);
-		checkingStops.add(stop);
-		stopOfContext.set(this, stop);
-	}
-	throw stop;
-}
-
-/**
  * The base address of the credential's environment, without a trailing slash or API prefix;
  * undefined when the Base URL cannot be used (see checkBaseUrl for why).
  */
@@ -513,7 +469,6 @@ async function sendWithRetries(
 	options: ApiRequestOptions & { ticket: object },
 ): Promise<IDataObject> {
 	const { itemIndex } = options;
-	stopIfChecking.call(this);
 	const { credentials, baseUrl, decrypted } = await loadCredentials.call(this, itemIndex);
 	const secrets = secretsOf(credentials);
 	const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -678,7 +633,6 @@ export async function downloadDocument(
 	itemIndex: number,
 	policy: RequestPolicy = {},
 ): Promise<{ data: Buffer; contentType?: string }> {
-	stopIfChecking.call(this);
 	const { credentials, baseUrl, decrypted } = await loadCredentials.call(this, itemIndex);
 	if (!/^https?:\/\//i.test(url) || originOf(url) === undefined) {
 		throw new NodeOperationError(

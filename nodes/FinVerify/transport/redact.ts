@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from '../helpers/normalize/common';
+import { isObject } from '../../shared/values';
 
 /**
  * Secret redaction: nothing the node outputs, throws or logs repeats the API key, secret, refresh

@@ -2,14 +2,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { FinVerifyTrigger } from '../../../nodes/FinVerifyTrigger/FinVerifyTrigger.node';
-import {
-	SESSION_FINAL_STATUSES,
-	SESSION_STATUSES,
-} from '../../../nodes/FinVerify/helpers/normalize/collectionSession';
-import {
-	JOURNEY_FINAL_STATUSES,
-	JOURNEY_STATUSES,
-} from '../../../nodes/FinVerify/helpers/normalize/journey';
+import { SESSION_FINAL_STATUSES, SESSION_STATUSES } from '../../../nodes/shared/statuses';
+import { JOURNEY_FINAL_STATUSES, JOURNEY_STATUSES } from '../../../nodes/shared/statuses';
 import codex from '../../../nodes/FinVerifyTrigger/FinVerifyTrigger.node.json';
 
 const node = new FinVerifyTrigger();

@@ -1,8 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as send from './send.operation';
+import { defineOperation } from '../operation';
 
-export const operations = { send };
+export const operations = {
+	send: defineOperation(send),
+};
 
 export const description: INodeProperties[] = [
 	{

@@ -124,11 +124,16 @@ export function readQuery(ctx: FieldContext, value: unknown): IDataObject {
 	return qs;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface SendRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+	idempotent: boolean;
+	sendRefreshToken: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): SendRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const method = assertOneOf(
 		ctx,
@@ -150,16 +155,22 @@ export async function execute(
 				) as IDataObject);
 	const sendRefreshToken = this.getNodeParameter('sendRefreshToken', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-
-	const response = await apiRequest.call(this, {
-		...policy,
+	return {
 		method: method as IHttpRequestMethods,
 		path: checked.path,
 		qs: Object.keys(qs).length ? qs : undefined,
 		body,
 		idempotent: method === 'GET' || options.safeToRetry === true,
 		sendRefreshToken,
-		itemIndex,
-	});
+	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	request: SendRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const response = await apiRequest.call(this, { ...policy, ...request, itemIndex });
 	return [{ json: response }];
 }

@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { ANALYSIS_REQUIRED, normalizeAnalysis } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { journeyClientIdField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
+import { journeyClientIdField, outputModeFields } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { readClientId } from './shared';
 
 const properties: INodeProperties[] = [journeyClientIdField, ...outputModeFields];
@@ -13,15 +14,25 @@ const displayOptions = { show: { resource: ['bankStatementJourney'], operation: 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface AnalysisRequest {
+	clientId: string;
+	simplify: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): AnalysisRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	return {
+		clientId: readClientId(ctx, this.getNodeParameter('clientId', itemIndex, '')),
+		simplify: isNormalizedOutput(this, itemIndex),
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ clientId, simplify }: AnalysisRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
-	const simplify = isNormalizedOutput(this, itemIndex);
-
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'GET',

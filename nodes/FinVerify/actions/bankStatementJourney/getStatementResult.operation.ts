@@ -21,6 +21,7 @@ import {
 	transactionItems,
 } from '../../helpers/normalize/journey';
 import type { StatementAccount, StatementResult } from '../../helpers/normalize/journey';
+import type { TransactionOutput } from '../../helpers/transactionFiles';
 import {
 	statementSummary,
 	TRANSACTION_OUTPUTS,
@@ -33,9 +34,9 @@ import {
 	downloadFields,
 	journeyClientIdField,
 	outputModeFields,
-	isNormalizedOutput,
 	normalizedOutputOnly,
 } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { readClientId } from './shared';
 
 const SPLIT_MODES = ['none', 'accounts', 'transactions'] as const;
@@ -177,11 +178,18 @@ export function planStatementItems(
 	return [{ json: { ...result, accounts: entries }, documents }];
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface StatementRequest {
+	clientId: string;
+	simplify: boolean;
+	/** Where the statement PDFs go; absent when not downloading. */
+	binaryProperty?: string;
+	splitInto: SplitMode;
+	transactionsAs: TransactionOutput;
+	/** The transactions file's field (CSV File and JSON Lines File only). */
+	fileProperty?: string;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): StatementRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
 	const simplify = isNormalizedOutput(this, itemIndex);
@@ -203,7 +211,15 @@ export async function execute(
 					options.transactionsBinaryProperty ?? 'transactions',
 					'Transactions File Field',
 				);
+	return { clientId, simplify, binaryProperty, splitInto, transactionsAs, fileProperty };
+}
 
+export async function execute(
+	this: IExecuteFunctions,
+	{ clientId, simplify, binaryProperty, splitInto, transactionsAs, fileProperty }: StatementRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'GET',

@@ -10,7 +10,13 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField, outputModeFields } from '../common.descriptions';
 import { readClientId } from './shared';
-import { statusOutput, waitForFinalStatusField, waitOptionsField } from '../completion/finalStatus';
+import type { StatusRequest } from '../../completion/finalStatus';
+import {
+	readStatusRequest,
+	statusOutput,
+	waitForFinalStatusField,
+	waitOptionsField,
+} from '../../completion/finalStatus';
 
 const properties: INodeProperties[] = [
 	journeyClientIdField,
@@ -27,17 +33,28 @@ const displayOptions = { show: { resource: ['bankStatementJourney'], operation: 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface JourneyStatusRequest extends StatusRequest {
+	clientId: string;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): JourneyStatusRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	return {
+		clientId: readClientId(ctx, this.getNodeParameter('clientId', itemIndex, '')),
+		...readStatusRequest.call(this, itemIndex),
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ clientId, ...status }: JourneyStatusRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
-
 	return await statusOutput.call(
 		this,
 		itemIndex,
+		status,
 		`Journey ${clientId}`,
 		async () =>
 			await apiRequest.call(this, {

@@ -7,8 +7,15 @@ import * as getStatementResult from './getStatementResult.operation';
 import * as getStatus from './getStatus.operation';
 import * as start from './start.operation';
 import * as wait from './wait.operation';
+import { defineOperation } from '../operation';
 
-export const operations = { start, getStatus, getStatementResult, getAnalysis, wait };
+export const operations = {
+	start: defineOperation(start),
+	getStatus: defineOperation(getStatus),
+	getStatementResult: defineOperation(getStatementResult),
+	getAnalysis: defineOperation(getAnalysis),
+	wait: defineOperation(wait),
+};
 
 export const description: INodeProperties[] = [
 	{

@@ -27,14 +27,15 @@ import {
 	mobileNumberField,
 	outputModeFields,
 	readExtraBody,
-	isNormalizedOutput,
 	statusCallbackUrlField,
 } from '../common.descriptions';
-import { completionOptionsField, waitForCompletionField } from '../completion/fields';
-import { pollAfterStart } from '../completion/poll';
-import type { CompletionSupport } from '../completion/putToWait';
-import { readWaitMode, resumeUrl } from '../completion/putToWait';
-import { idFromOutput } from '../completion/waiting';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
+import { completionOptionsField, waitForCompletionField } from '../../completion/fields';
+import type { Polling } from '../../completion/poll';
+import { pollAfterStart, readPolling } from '../../completion/poll';
+import type { CompletionSupport } from '../../completion/putToWait';
+import { readWaitMode, resumeUrl } from '../../completion/putToWait';
+import { idFromOutput } from '../../completion/waiting';
 import { readClientId } from './shared';
 
 /** Consent types: the field's option value and the value the service expects. */
@@ -153,11 +154,18 @@ const displayOptions = { show: { resource: ['bankStatementJourney'], operation: 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface StartRequest {
+	body: IDataObject;
+	/** The item has its own Webhook URL (then it does not wait for callbacks). */
+	ownWebhookUrl: boolean;
+	mobile: string;
+	consentType: string;
+	simplify: boolean;
+	/** Wait for Completion By Polling; absent otherwise. */
+	polling?: Polling;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): StartRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
 	const consentType = consentTypeOf(ctx, this.getNodeParameter('consentType', itemIndex, ''));
@@ -176,8 +184,22 @@ export async function execute(
 		body.customer_name = requireText(ctx, 'Customer Name', fields.customerName);
 	if (fields.customerEmail)
 		body.customer_email = assertEmail(ctx, fields.customerEmail, 'Customer Email');
-	const simplify = isNormalizedOutput(this, itemIndex);
+	return {
+		body,
+		ownWebhookUrl: Boolean(fields.webhookUrl),
+		mobile,
+		consentType,
+		simplify: isNormalizedOutput(this, itemIndex),
+		polling: waitMode === 'poll' ? readPolling.call(this, itemIndex) : undefined,
+	};
+}
 
+export async function execute(
+	this: IExecuteFunctions,
+	{ body, mobile, consentType, simplify, polling }: StartRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',
@@ -190,12 +212,17 @@ export async function execute(
 	const started = simplify
 		? { ...normalizeJourneyStart(response), mobileNumber: mobile, consentType }
 		: response;
-	if (waitMode !== 'poll') return [{ json: started }];
+	if (!polling) return [{ json: started }];
 
-	const clientId = readClientId(ctx, idFromOutput('journey', started));
+	const clientId = readClientId(
+		{ node: this.getNode(), itemIndex },
+		idFromOutput('journey', started),
+	);
 	const json = await pollAfterStart.call(
 		this,
 		itemIndex,
+		polling,
+		simplify,
 		`Journey ${clientId}`,
 		started,
 		async () =>
@@ -214,10 +241,7 @@ export async function execute(
  * Each journey started with Wait for Completion on callbacks waits, unless the item has its own
  * Webhook URL.
  */
-export const completion: CompletionSupport = {
+export const completion: CompletionSupport<StartRequest> = {
 	kind: 'journey',
-	usesOwnCallbackUrl(this: IExecuteFunctions, itemIndex: number): boolean {
-		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		return Boolean(fields.webhookUrl);
-	},
+	usesOwnCallbackUrl: (request) => request.ownWebhookUrl,
 };

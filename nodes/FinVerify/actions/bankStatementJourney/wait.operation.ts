@@ -6,14 +6,14 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fetchJourneyResults } from '../../../shared/results';
+import { fetchJourneyResults } from '../../helpers/journeyResults';
 import { journeyStatusRequest, normalizeJourneyStatus } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField } from '../common.descriptions';
-import { callbackWaitOptionsField } from '../completion/fields';
-import type { CompletionSupport } from '../completion/putToWait';
-import { journeyFinalFromLookup } from '../completion/waiting';
+import { callbackWaitOptionsField } from '../../completion/fields';
+import type { CompletionSupport } from '../../completion/putToWait';
+import { journeyFinalFromLookup } from '../../completion/waiting';
 import { readClientId } from './shared';
 
 /**
@@ -36,13 +36,27 @@ const displayOptions = { show: { resource: ['bankStatementJourney'], operation: 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface WaitRequest {
+	clientId: string;
+	/** Fetch Results When Complete. */
+	fetchResults: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): WaitRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
+	return {
+		clientId: readClientId(ctx, this.getNodeParameter('clientId', itemIndex, '')),
+		fetchResults: options.fetchResults === true,
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ clientId, fetchResults }: WaitRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const clientId = readClientId(ctx, this.getNodeParameter('clientId', itemIndex, ''));
 	// one lookup: an unknown id fails here, and a journey that finished before the wait (its final
 	// callback met a running execution) is output at once instead of waiting for a call that is over
 	const raw = await apiRequest.call(this, {
@@ -54,8 +68,7 @@ export async function execute(
 	if (!summary.isFinal) return [{ json: { clientId, status: summary.status, isFinal: false } }];
 
 	const json = journeyFinalFromLookup({}, clientId, summary, 0);
-	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
-	if (options.fetchResults === true && summary.isSuccessful)
+	if (fetchResults && summary.isSuccessful)
 		Object.assign(json, await fetchJourneyResults.call(this, clientId));
 	return [{ json }];
 }

@@ -18,14 +18,11 @@ import {
 } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import {
-	outputModeFields,
-	isNormalizedOutput,
-	statusCallbackUrlField,
-} from '../common.descriptions';
-import { completionOptionsField, waitForCompletionField } from '../completion/fields';
-import type { CompletionSupport } from '../completion/putToWait';
-import { readWaitMode, resumeUrl } from '../completion/putToWait';
+import { outputModeFields, statusCallbackUrlField } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
+import { completionOptionsField, waitForCompletionField } from '../../completion/fields';
+import type { CompletionSupport } from '../../completion/putToWait';
+import { readWaitMode, resumeUrl } from '../../completion/putToWait';
 
 const FLOWS = ['itr', 'gst'] as const;
 
@@ -142,11 +139,12 @@ const displayOptions = { show: { resource: ['collectionSession'], operation: ['c
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface CreateRequest {
+	body: IDataObject;
+	simplify: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): CreateRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const body: IDataObject = {
 		flow: flowOf(ctx, this.getNodeParameter('flow', itemIndex, '')),
@@ -177,8 +175,15 @@ export async function execute(
 		body.recipient_name = requireText(ctx, 'Recipient Name', fields.recipientName);
 	if (fields.requesterName)
 		body.requester_name = requireText(ctx, 'Requester Name', fields.requesterName);
-	const simplify = isNormalizedOutput(this, itemIndex);
+	return { body, simplify: isNormalizedOutput(this, itemIndex) };
+}
 
+export async function execute(
+	this: IExecuteFunctions,
+	{ body, simplify }: CreateRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',

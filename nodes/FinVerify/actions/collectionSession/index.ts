@@ -2,8 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as create from './create.operation';
 import * as wait from './wait.operation';
+import { defineOperation } from '../operation';
 
-export const operations = { create, wait };
+export const operations = {
+	create: defineOperation(create),
+	wait: defineOperation(wait),
+};
 
 export const description: INodeProperties[] = [
 	{

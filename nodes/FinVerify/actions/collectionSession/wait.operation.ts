@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertIdentifier } from '../../helpers/validation';
-import { callbackWaitOptionsField } from '../completion/fields';
-import type { CompletionSupport } from '../completion/putToWait';
+import { callbackWaitOptionsField } from '../../completion/fields';
+import type { CompletionSupport } from '../../completion/putToWait';
 
 /**
  * Wait for Session: the second step of "create, send the hosted link, wait". The session was created
@@ -30,17 +30,24 @@ const displayOptions = { show: { resource: ['collectionSession'], operation: ['w
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+interface WaitRequest {
+	sessionId: string;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): WaitRequest {
 	const ctx = { node: this.getNode(), itemIndex };
-	const sessionId = assertIdentifier(
-		ctx,
-		this.getNodeParameter('sessionId', itemIndex, ''),
-		'Session ID',
-		'cs_5f2c0b7e9a1d4c3b',
-	);
+	return {
+		sessionId: assertIdentifier(
+			ctx,
+			this.getNodeParameter('sessionId', itemIndex, ''),
+			'Session ID',
+			'cs_5f2c0b7e9a1d4c3b',
+		),
+	};
+}
+
+/** Nothing to send: the item is the session the execution waits for. */
+export async function execute({ sessionId }: WaitRequest): Promise<INodeExecutionData[]> {
 	return [{ json: { sessionId, status: null, isFinal: false } }];
 }
 

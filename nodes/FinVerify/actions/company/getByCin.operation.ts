@@ -18,12 +18,8 @@ import type { FieldContext } from '../../helpers/validation';
 import { invalidField } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import {
-	companyLocatorField,
-	downloadFields,
-	outputModeFields,
-	isNormalizedOutput,
-} from '../common.descriptions';
+import { companyLocatorField, downloadFields, outputModeFields } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const CIN_PATTERN = /^[A-Z0-9]{21}$/;
 const LLPIN_PATTERN = /^[A-Z]{3}-[0-9]{4}$/;
@@ -88,21 +84,35 @@ const displayOptions = { show: { resource: ['company'], operation: ['getByCin'] 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface CompanyRequest {
+	kind: 'cin' | 'llpin';
+	id: string;
+	simplify: boolean;
+	/** Where the report PDF goes; absent when not downloading (or for an LLP, which has none). */
+	binaryProperty?: string;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): CompanyRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const { kind, id } = companyIdentifier(
 		ctx,
 		this.getNodeParameter('company', itemIndex, '', { extractValue: true }),
 	);
-	const simplify = isNormalizedOutput(this, itemIndex);
-	// an LLP's answer has no report PDF
-	const binaryProperty =
-		kind === 'cin' ? downloadProperty.call(this, itemIndex, DOWNLOAD) : undefined;
+	return {
+		kind,
+		id,
+		simplify: isNormalizedOutput(this, itemIndex),
+		// an LLP's answer has no report PDF
+		binaryProperty: kind === 'cin' ? downloadProperty.call(this, itemIndex, DOWNLOAD) : undefined,
+	};
+}
 
+export async function execute(
+	this: IExecuteFunctions,
+	{ kind, id, simplify, binaryProperty }: CompanyRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const response = await lookupOnce(this, `${kind}:${id}`, async () =>
 		kind === 'cin'
 			? await apiRequest.call(this, {

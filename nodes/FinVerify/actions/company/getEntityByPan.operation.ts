@@ -5,7 +5,8 @@ import { ENTITY_REQUIRED, normalizeEntity } from '../../helpers/normalize/compan
 import { assertPan } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { outputModeFields, panField, isNormalizedOutput } from '../common.descriptions';
+import { outputModeFields, panField } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [
 	{
@@ -21,15 +22,25 @@ const displayOptions = { show: { resource: ['company'], operation: ['getEntityBy
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface EntityRequest {
+	pan: string;
+	simplify: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): EntityRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	return {
+		pan: assertPan(ctx, this.getNodeParameter('pan', itemIndex, '')),
+		simplify: isNormalizedOutput(this, itemIndex),
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ pan, simplify }: EntityRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
-	const simplify = isNormalizedOutput(this, itemIndex);
-
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',

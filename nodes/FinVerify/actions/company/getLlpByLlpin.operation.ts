@@ -5,7 +5,8 @@ import { LLP_REQUIRED, normalizeLlp } from '../../helpers/normalize/company';
 import { assertLlpin } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { llpLocatorField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
+import { llpLocatorField, outputModeFields } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [llpLocatorField, ...outputModeFields];
 
@@ -13,19 +14,29 @@ const displayOptions = { show: { resource: ['company'], operation: ['getLlpByLlp
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface LlpRequest {
+	llpin: string;
+	simplify: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): LlpRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	return {
+		llpin: assertLlpin(
+			ctx,
+			this.getNodeParameter('llp', itemIndex, '', { extractValue: true }),
+			'LLP (LLPIN)',
+		),
+		simplify: isNormalizedOutput(this, itemIndex),
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ llpin, simplify }: LlpRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const llpin = assertLlpin(
-		ctx,
-		this.getNodeParameter('llp', itemIndex, '', { extractValue: true }),
-		'LLP (LLPIN)',
-	);
-	const simplify = isNormalizedOutput(this, itemIndex);
-
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',

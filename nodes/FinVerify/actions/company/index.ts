@@ -4,8 +4,14 @@ import * as getByCin from './getByCin.operation';
 import * as getEntityByPan from './getEntityByPan.operation';
 import * as getLlpByLlpin from './getLlpByLlpin.operation';
 import * as searchByName from './searchByName.operation';
+import { defineOperation } from '../operation';
 
-export const operations = { getByCin, getLlpByLlpin, getEntityByPan, searchByName };
+export const operations = {
+	getByCin: defineOperation(getByCin),
+	getLlpByLlpin: defineOperation(getLlpByLlpin),
+	getEntityByPan: defineOperation(getEntityByPan),
+	searchByName: defineOperation(searchByName),
+};
 
 export const description: INodeProperties[] = [
 	{

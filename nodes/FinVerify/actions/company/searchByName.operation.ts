@@ -15,7 +15,8 @@ import { assertPositiveInteger, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { apiErrorCode, toNodeError } from '../../transport/errors';
-import { companyNameField, outputModeFields, isNormalizedOutput } from '../common.descriptions';
+import { companyNameField, outputModeFields } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [
 	companyNameField,
@@ -72,11 +73,15 @@ const displayOptions = { show: { resource: ['company'], operation: ['searchByNam
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface SearchRequest {
+	companyName: string;
+	entityType: 'all' | 'company' | 'llp';
+	limit: number;
+	simplify: boolean;
+	errorOnNoResults: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): SearchRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const companyName = requireText(
 		ctx,
@@ -100,9 +105,22 @@ export async function execute(
 				this.getNodeParameter('limit', itemIndex, 50),
 				'Limit',
 			);
-	const simplify = isNormalizedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return {
+		companyName,
+		entityType,
+		limit,
+		simplify: isNormalizedOutput(this, itemIndex),
+		errorOnNoResults: options.errorOnNoResults === true,
+	};
+}
 
+export async function execute(
+	this: IExecuteFunctions,
+	{ companyName, entityType, limit, simplify, errorOnNoResults }: SearchRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	let response: IDataObject;
 	try {
 		response = await apiRequest.call(this, {
@@ -115,7 +133,7 @@ export async function execute(
 		});
 	} catch (error) {
 		// "No results" is the empty answer of a search, not a failure, unless the user asked for one
-		if (apiErrorCode(error) === 'NO_RESULTS' && options.errorOnNoResults !== true) return [];
+		if (apiErrorCode(error) === 'NO_RESULTS' && !errorOnNoResults) return [];
 		// the transport's NodeApiError is rethrown as it is (code, HTTP status, request id)
 		throw toNodeError(this.getNode(), error, itemIndex);
 	}
@@ -126,7 +144,7 @@ export async function execute(
 		.filter(({ entry }) => entityType === 'all' || entry.entityType?.toLowerCase() === entityType)
 		.slice(0, limit);
 
-	if (matches.length === 0 && options.errorOnNoResults === true) {
+	if (matches.length === 0 && errorOnNoResults) {
 		throw new NodeApiError(
 			this.getNode(),
 			{ message: 'No matching entity', code: 'NO_RESULTS' },

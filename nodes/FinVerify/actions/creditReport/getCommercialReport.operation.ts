@@ -27,8 +27,8 @@ import {
 	outputModeFields,
 	panField,
 	readConsent,
-	isNormalizedOutput,
 } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 /** From version 2 the report has its own default field, apart from Get by CIN's PDF. */
 const HTML_FIELD_V2 = 'commercialReport';
@@ -96,11 +96,16 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** What the subject consented to, for the output's consent record. */
 export const consentPurpose = 'Commercial credit report of a business';
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface CommercialRequest {
+	body: IDataObject & { business_name: string };
+	/** Where the HTML file goes; absent for JSON Only. */
+	binaryProperty?: string;
+	/** The file name the user chose (options.fileName), if any. */
+	fileName: unknown;
+	simplify: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): CommercialRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const businessName = requireText(
 		ctx,
@@ -116,16 +121,34 @@ export async function execute(
 	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
 	const consent = readConsent(ctx, this.getNodeParameter('consent', itemIndex, false));
 	const output = this.getNodeParameter('output', itemIndex, 'htmlFile') as 'htmlFile' | 'json';
-	const asFile = output !== 'json';
-	const binaryProperty = asFile
-		? assertBinaryPropertyName(
-				ctx,
-				this.getNodeParameter('binaryPropertyName', itemIndex, binaryDefault(this, HTML_FIELD_V2)),
-			)
-		: '';
+	const binaryProperty =
+		output !== 'json'
+			? assertBinaryPropertyName(
+					ctx,
+					this.getNodeParameter(
+						'binaryPropertyName',
+						itemIndex,
+						binaryDefault(this, HTML_FIELD_V2),
+					),
+				)
+			: undefined;
 	const simplify = isNormalizedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return {
+		body: { business_name: businessName, pan, consent, report_type: 'html' },
+		binaryProperty,
+		fileName: options.fileName,
+		simplify,
+	};
+}
 
+export async function execute(
+	this: IExecuteFunctions,
+	{ body, binaryProperty, fileName: chosenName, simplify }: CommercialRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const asFile = binaryProperty !== undefined;
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',
@@ -133,7 +156,7 @@ export async function execute(
 		// a billed bureau pull: never re-sent after an answer that may mean it was generated (timeout,
 		// 500, reset)
 		idempotent: false,
-		body: { business_name: businessName, pan, consent, report_type: 'html' },
+		body,
 		requiredField: COMMERCIAL_REQUIRED,
 		itemIndex,
 	});
@@ -157,14 +180,13 @@ export async function execute(
 	}
 
 	// a file name, never a path
-	const custom =
-		typeof options.fileName === 'string' ? options.fileName.trim().replace(/[\\/]+/g, '-') : '';
+	const custom = typeof chosenName === 'string' ? chosenName.trim().replace(/[\\/]+/g, '-') : '';
 	const fileName = custom
 		? /\.html?$/i.test(custom)
 			? custom
 			: `${custom}.html`
-		: commercialReportFileName(summary.businessName ?? businessName);
+		: commercialReportFileName(summary.businessName ?? body.business_name);
 	const file = await htmlToBinary.call(this, html as string, fileName);
 	const json = simplify ? { ...summary, fileName, binaryProperty } : response;
-	return [{ json, binary: { [binaryProperty]: file } }];
+	return [{ json, binary: { [binaryProperty as string]: file } }];
 }

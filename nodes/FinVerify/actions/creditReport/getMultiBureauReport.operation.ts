@@ -16,6 +16,7 @@ import {
 import type { BureauOutcome } from '../../helpers/normalize/creditReport';
 import type { DownloadSwitch } from '../../helpers/documents';
 import { downloadFile, downloadProperty } from '../../helpers/documents';
+import type { Bureau } from '../../helpers/validation';
 import { assertBureaus, assertMobile, assertPan, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -32,9 +33,9 @@ import {
 	panField,
 	readConsent,
 	readGender,
-	isNormalizedOutput,
 	normalizedOutputOnly,
 } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const FILE_FIELD_LABEL = 'Put Report Files in Field';
 /** Version 1 named the switch downloadReportPdf. */
@@ -146,11 +147,17 @@ function splitItems(
 	}));
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface MultiBureauRequest {
+	body: IDataObject & { pan: string };
+	bureaus: Bureau[];
+	simplify: boolean;
+	/** Where the report files go; '' when not downloading. */
+	binaryProperty: string;
+	split: boolean;
+	includeFullReports: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
 	const name = requireText(ctx, 'Full Name', this.getNodeParameter('name', itemIndex, ''), {
@@ -165,10 +172,25 @@ export async function execute(
 	const simplify = isNormalizedOutput(this, itemIndex);
 	const binaryProperty =
 		downloadProperty.call(this, itemIndex, { ...DOWNLOAD, fieldLabel: FILE_FIELD_LABEL }) ?? '';
-	const download = binaryProperty !== '';
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const split = options.splitIntoItems === true;
+	return {
+		body: { pan, name, mobile_number: mobile, consent, gender, bureaus },
+		bureaus,
+		simplify,
+		binaryProperty,
+		split: options.splitIntoItems === true,
+		includeFullReports: options.includeFullReports === true,
+	};
+}
 
+export async function execute(
+	this: IExecuteFunctions,
+	{ body, bureaus, simplify, binaryProperty, split, includeFullReports }: MultiBureauRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const download = binaryProperty !== '';
+	const { pan } = body;
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',
@@ -176,7 +198,7 @@ export async function execute(
 		// a billed bureau pull: never re-sent after an answer that may mean it was generated (timeout,
 		// 500, reset)
 		idempotent: false,
-		body: { pan, name, mobile_number: mobile, consent, gender, bureaus },
+		body,
 		// an answer naming neither the PAN nor any bureau's result is about no one
 		requiredField: MULTI_BUREAU_REQUIRED,
 		itemIndex,
@@ -184,7 +206,7 @@ export async function execute(
 
 	const summary = normalizeMultiBureau(response, bureaus);
 	const reports: FullReports = new Map();
-	if (simplify && options.includeFullReports === true) {
+	if (simplify && includeFullReports) {
 		for (const outcome of summary.bureaus)
 			reports.set(outcome.bureau, {
 				layout: bureauReportLayout(response, outcome.bureau),

@@ -2,8 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as getCommercialReport from './getCommercialReport.operation';
 import * as getMultiBureauReport from './getMultiBureauReport.operation';
+import { defineOperation } from '../operation';
 
-export const operations = { getMultiBureauReport, getCommercialReport };
+export const operations = {
+	getMultiBureauReport: defineOperation(getMultiBureauReport),
+	getCommercialReport: defineOperation(getCommercialReport),
+};
 
 export const description: INodeProperties[] = [
 	{

@@ -10,12 +10,8 @@ import { EPFO_REQUIRED, normalizeEpfo } from '../../helpers/normalize/employment
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import {
-	mobileNumberField,
-	outputModeFields,
-	isNormalizedOutput,
-	normalizedOutputOnly,
-} from '../common.descriptions';
+import { mobileNumberField, outputModeFields, normalizedOutputOnly } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [
 	{
@@ -50,16 +46,28 @@ const displayOptions = { show: { resource: ['employment'], operation: ['getEpfoR
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface EpfoRequest {
+	mobile: string;
+	simplify: boolean;
+	includePassbook: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): EpfoRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return {
+		mobile: assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, '')),
+		simplify: isNormalizedOutput(this, itemIndex),
+		includePassbook: options.includePassbook === true,
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ mobile, simplify, includePassbook }: EpfoRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
-	const simplify = isNormalizedOutput(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',
@@ -70,5 +78,5 @@ export async function execute(
 	});
 	if (!simplify) return [{ json: response }];
 	const { passbook, ...summary } = normalizeEpfo(response, mobile);
-	return [{ json: options.includePassbook === true ? { ...summary, passbook } : summary }];
+	return [{ json: includePassbook ? { ...summary, passbook } : summary }];
 }

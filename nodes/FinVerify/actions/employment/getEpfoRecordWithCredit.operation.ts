@@ -17,9 +17,9 @@ import {
 	mobileNumberField,
 	outputModeFields,
 	readConsent,
-	isNormalizedOutput,
 	normalizedOutputOnly,
 } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [
 	beforeRunningNotice(
@@ -80,18 +80,33 @@ export const consentPurpose = 'EPFO employment record and credit report of a per
 
 const PART_NAMES = { epfo: 'EPFO employment record', credit: 'credit bureau report' } as const;
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface EpfoCreditRequest {
+	mobile: string;
+	simplify: boolean;
+	errorOnPartialData: boolean;
+	includeCreditAccounts: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): EpfoCreditRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const mobile = assertMobile(ctx, this.getNodeParameter('mobileNumber', itemIndex, ''));
 	// the service takes no consent field here, but the answer includes a credit report: consent first
 	readConsent(ctx, this.getNodeParameter('consent', itemIndex, false));
-	const simplify = isNormalizedOutput(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return {
+		mobile,
+		simplify: isNormalizedOutput(this, itemIndex),
+		errorOnPartialData: options.errorOnPartialData === true,
+		includeCreditAccounts: options.includeCreditAccounts !== false,
+	};
+}
 
+export async function execute(
+	this: IExecuteFunctions,
+	{ mobile, simplify, errorOnPartialData, includeCreditAccounts }: EpfoCreditRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',
@@ -106,7 +121,7 @@ export async function execute(
 	// the partial answer keeps the mobile number that was sent
 	const summary = normalizeEpfoCredit(response, mobile);
 
-	if (options.errorOnPartialData === true && summary.missing.length > 0) {
+	if (errorOnPartialData && summary.missing.length > 0) {
 		const parts = summary.missing.map((part) => PART_NAMES[part]).join(' and ');
 		throw new NodeApiError(
 			this.getNode(),
@@ -123,7 +138,7 @@ export async function execute(
 		);
 	}
 	if (!simplify) return [{ json: response }];
-	if (summary.credit && options.includeCreditAccounts === false) {
+	if (summary.credit && !includeCreditAccounts) {
 		const credit: Partial<typeof summary.credit> = { ...summary.credit };
 		delete credit.accounts;
 		return [{ json: { ...summary, credit } }];

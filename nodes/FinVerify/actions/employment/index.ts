@@ -2,8 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as getEpfoRecord from './getEpfoRecord.operation';
 import * as getEpfoRecordWithCredit from './getEpfoRecordWithCredit.operation';
+import { defineOperation } from '../operation';
 
-export const operations = { getEpfoRecord, getEpfoRecordWithCredit };
+export const operations = {
+	getEpfoRecord: defineOperation(getEpfoRecord),
+	getEpfoRecordWithCredit: defineOperation(getEpfoRecordWithCredit),
+};
 
 export const description: INodeProperties[] = [
 	{

@@ -5,7 +5,8 @@ import { PASSWORD_RESET_REQUIRED, normalizePasswordReset } from '../../helpers/n
 import { assertOtp } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { outputModeFields, isNormalizedOutput } from '../common.descriptions';
+import { outputModeFields } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { portalClientIdField, readPortalClientId } from './shared';
 
 const properties: INodeProperties[] = [
@@ -29,16 +30,27 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface ConfirmRequest {
+	clientId: string;
+	otp: string;
+	simplify: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): ConfirmRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	return {
+		clientId: readPortalClientId(ctx, this.getNodeParameter('portalClientId', itemIndex, '')),
+		otp: assertOtp(ctx, this.getNodeParameter('otp', itemIndex, '')),
+		simplify: isNormalizedOutput(this, itemIndex),
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ clientId, otp, simplify }: ConfirmRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const clientId = readPortalClientId(ctx, this.getNodeParameter('portalClientId', itemIndex, ''));
-	const otp = assertOtp(ctx, this.getNodeParameter('otp', itemIndex, ''));
-	const simplify = isNormalizedOutput(this, itemIndex);
-
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',

@@ -4,7 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { JOB_STATUS_REQUIRED, normalizeAnalysisJob } from '../../helpers/normalize/incomeTax';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { statusOutput, waitForFinalStatusField, waitOptionsField } from '../completion/finalStatus';
+import type { StatusRequest } from '../../completion/finalStatus';
+import {
+	readStatusRequest,
+	statusOutput,
+	waitForFinalStatusField,
+	waitOptionsField,
+} from '../../completion/finalStatus';
 import { jobIdField, outputModeFields } from '../common.descriptions';
 import { readJobId } from './shared';
 
@@ -24,17 +30,28 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface JobStatusRequest extends StatusRequest {
+	jobId: string;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): JobStatusRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	return {
+		jobId: readJobId(ctx, this.getNodeParameter('jobId', itemIndex, '')),
+		...readStatusRequest.call(this, itemIndex),
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ jobId, ...status }: JobStatusRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const jobId = readJobId(ctx, this.getNodeParameter('jobId', itemIndex, ''));
-
 	return await statusOutput.call(
 		this,
 		itemIndex,
+		status,
 		`ITR analysis job ${jobId}`,
 		async () =>
 			await apiRequest.call(this, {

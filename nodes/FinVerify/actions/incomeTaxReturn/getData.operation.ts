@@ -27,9 +27,9 @@ import {
 	downloadFields,
 	jobIdField,
 	outputModeFields,
-	isNormalizedOutput,
 	normalizedOutputOnly,
 } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { readJobId } from './shared';
 
 const properties: INodeProperties[] = [
@@ -92,17 +92,29 @@ export function planItrItems(
 	return [{ json: { ...data, filings: entries, latestFiling: entries[0] ?? null }, documents }];
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface ItrDataRequest {
+	jobId: string;
+	simplify: boolean;
+	/** Where the filed returns go; absent when not downloading. */
+	binaryProperty?: string;
+	splitFilings: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): ItrDataRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const jobId = readJobId(ctx, this.getNodeParameter('jobId', itemIndex, ''));
 	const simplify = isNormalizedOutput(this, itemIndex);
 	const binaryProperty = downloadProperty.call(this, itemIndex);
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
+	return { jobId, simplify, binaryProperty, splitFilings: options.splitFilings === true };
+}
 
+export async function execute(
+	this: IExecuteFunctions,
+	{ jobId, simplify, binaryProperty, splitFilings }: ItrDataRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',
@@ -113,7 +125,7 @@ export async function execute(
 	});
 	const data = normalizeItrData(response);
 	const planned = simplify
-		? planItrItems(data, options.splitFilings === true, binaryProperty)
+		? planItrItems(data, splitFilings, binaryProperty)
 		: rawWithDocuments(response, planItrItems(data, false, binaryProperty));
 	return await withDocuments.call(this, planned, itemIndex, policy);
 }

@@ -7,13 +7,14 @@ import * as getAnalysisStatus from './getAnalysisStatus.operation';
 import * as getData from './getData.operation';
 import * as resetPortalPassword from './resetPortalPassword.operation';
 import * as startAnalysis from './startAnalysis.operation';
+import { defineOperation } from '../operation';
 
 export const operations = {
-	startAnalysis,
-	getAnalysisStatus,
-	getData,
-	resetPortalPassword,
-	confirmPasswordReset,
+	startAnalysis: defineOperation(startAnalysis),
+	getAnalysisStatus: defineOperation(getAnalysisStatus),
+	getData: defineOperation(getData),
+	resetPortalPassword: defineOperation(resetPortalPassword),
+	confirmPasswordReset: defineOperation(confirmPasswordReset),
 };
 
 export const description: INodeProperties[] = [

@@ -5,7 +5,8 @@ import { PASSWORD_RESET_REQUIRED, normalizePasswordReset } from '../../helpers/n
 import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { outputModeFields, isNormalizedOutput } from '../common.descriptions';
+import { outputModeFields } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
 import {
 	portalClientIdField,
 	readPassword,
@@ -38,20 +39,31 @@ const displayOptions = {
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+interface ResetRequest {
+	clientId: string;
+	password: string;
+	simplify: boolean;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): ResetRequest {
+	const ctx = { node: this.getNode(), itemIndex };
+	return {
+		clientId: readPortalClientId(ctx, this.getNodeParameter('portalClientId', itemIndex, '')),
+		password: readPassword(
+			ctx,
+			this.getNodeParameter('newPassword', itemIndex, ''),
+			'New Password',
+		),
+		simplify: isNormalizedOutput(this, itemIndex),
+	};
+}
+
 export async function execute(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	{ clientId, password, simplify }: ResetRequest,
 	policy: RequestPolicy,
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const ctx = { node: this.getNode(), itemIndex };
-	const clientId = readPortalClientId(ctx, this.getNodeParameter('portalClientId', itemIndex, ''));
-	const password = readPassword(
-		ctx,
-		this.getNodeParameter('newPassword', itemIndex, ''),
-		'New Password',
-	);
-	const simplify = isNormalizedOutput(this, itemIndex);
-
 	const response = await withPasswordRedacted(
 		this.getNode(),
 		password,

@@ -11,16 +11,12 @@ import { assertPan } from '../../helpers/validation';
 import { redactPassword } from '../../transport/redact';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import {
-	extraBodyField,
-	outputModeFields,
-	panField,
-	readExtraBody,
-	isNormalizedOutput,
-} from '../common.descriptions';
-import { completionOptionsField, waitForCompletionField } from '../completion/fields';
-import { pollAfterStart } from '../completion/poll';
-import { readWaitMode } from '../completion/putToWait';
+import { extraBodyField, outputModeFields, panField, readExtraBody } from '../common.descriptions';
+import { isNormalizedOutput } from '../../helpers/outputChoice';
+import { completionOptionsField, waitForCompletionField } from '../../completion/fields';
+import type { Polling } from '../../completion/poll';
+import { pollAfterStart, readPolling } from '../../completion/poll';
+import { readWaitMode } from '../../completion/putToWait';
 import { readAssessmentYears, readJobId, readPassword, withPasswordRedacted } from './shared';
 
 const properties: INodeProperties[] = [
@@ -68,11 +64,14 @@ const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['sta
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	policy: RequestPolicy,
-): Promise<INodeExecutionData[]> {
+interface StartAnalysisRequest {
+	body: IDataObject & { pan: string; password: string };
+	simplify: boolean;
+	/** Wait for Completion By Polling; absent otherwise. */
+	polling?: Polling;
+}
+
+export function read(this: IExecuteFunctions, itemIndex: number): StartAnalysisRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const pan = assertPan(ctx, this.getNodeParameter('pan', itemIndex, ''));
 	const password = readPassword(
@@ -83,10 +82,22 @@ export async function execute(
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraBody(ctx, fields.extraBody);
 	const years = readAssessmentYears(ctx, fields.assessmentYears);
-	const simplify = isNormalizedOutput(this, itemIndex);
-
-	const body: IDataObject = { ...extra, pan, password };
+	const body: StartAnalysisRequest['body'] = { ...extra, pan, password };
 	if (years.length) body.assessment_years = years;
+	return {
+		body,
+		simplify: isNormalizedOutput(this, itemIndex),
+		polling: readWaitMode.call(this) === 'poll' ? readPolling.call(this, itemIndex) : undefined,
+	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	{ body, simplify, polling }: StartAnalysisRequest,
+	policy: RequestPolicy,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { pan, password } = body;
 	const response = await withPasswordRedacted(
 		this.getNode(),
 		password,
@@ -105,12 +116,14 @@ export async function execute(
 	const safe = redactPassword(response, password);
 	const job = normalizeAnalysisJob(safe);
 	const started = simplify ? { ...job, pan } : safe;
-	if (readWaitMode.call(this) !== 'poll') return [{ json: started }];
+	if (!polling) return [{ json: started }];
 
-	const jobId = readJobId(ctx, job.jobId);
+	const jobId = readJobId({ node: this.getNode(), itemIndex }, job.jobId);
 	const json = await pollAfterStart.call(
 		this,
 		itemIndex,
+		polling,
+		simplify,
 		`ITR analysis job ${jobId}`,
 		started,
 		async () =>

@@ -1,23 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	asObject,
-	first,
-	toIsoTimestamp,
-	toLowerText,
-	toText,
-	toUpperText,
-	unwrap,
-} from './common';
-
-export const SESSION_STATUSES = ['created', 'completed', 'expired', 'abandoned'] as const;
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
-/** The states a session ends in. */
-export const SESSION_FINAL_STATUSES: readonly SessionStatus[] = [
-	'completed',
-	'expired',
-	'abandoned',
-];
+import { asObject, first, toLowerText, toUpperText, unwrap } from './common';
+import { toIsoTimestamp, toText } from '../../../shared/values';
 
 export interface CollectionSession extends IDataObject {
 	sessionId: string | null;

@@ -1,12 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isObject, toText } from '../../../shared/values';
+
 /**
  * Small pure helpers shared by the per-area normalizers. The service documents two response shapes
  * for many operations (reference and sample); normalizers use these to read either one tolerantly.
  */
-
-export const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const asObject = (value: unknown): IDataObject => (isObject(value) ? value : {});
 
@@ -16,13 +15,6 @@ export const asArray = <T = IDataObject>(value: unknown): T[] =>
 /** First value that is neither undefined, null nor an empty string. */
 export function first<T = unknown>(...values: unknown[]): T | null {
 	for (const v of values) if (v !== undefined && v !== null && v !== '') return v as T;
-	return null;
-}
-
-/** Text or null. Numbers become text; empty strings become null. */
-export function toText(value: unknown): string | null {
-	if (typeof value === 'string') return value.trim() === '' ? null : value.trim();
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	return null;
 }
 
@@ -94,15 +86,6 @@ export function toIsoDate(value: unknown): string | null {
 		return `${century + yy}-${m[2]}-${m[1]}`;
 	}
 	return null;
-}
-
-/** A timestamp as ISO 8601 (UTC, milliseconds), or null when it cannot be read. */
-export function toIsoTimestamp(value: unknown): string | null {
-	const text = toText(value);
-	if (!text) return null;
-	const time = Date.parse(text);
-	if (Number.isNaN(time)) return null;
-	return new Date(time).toISOString();
 }
 
 /** `YYYY-MM` month. */

@@ -5,14 +5,13 @@ import {
 	asArray,
 	asObject,
 	first,
-	isObject,
 	toBoolean,
 	toIsoDate,
 	toNumber,
-	toText,
 	toUpperText,
 	unwrap,
 } from './common';
+import { isObject, toText } from '../../../shared/values';
 import { toStatusText } from './statusText';
 
 /**

@@ -9,18 +9,16 @@ import {
 	first,
 	firstArrayLength,
 	HISTORY_NAMES,
-	isObject,
 	knownDelinquency,
 	readDaysPastDue,
 	readScore,
 	toBoolean,
-	toIsoTimestamp,
 	toLowerText,
 	toNumber,
-	toText,
 	toUpperText,
 	unwrap,
 } from './common';
+import { isObject, toIsoTimestamp, toText } from '../../../shared/values';
 
 /**
  * Credit report normalizers (operations multiBureauFetch and commercialReportFetch). Pure and

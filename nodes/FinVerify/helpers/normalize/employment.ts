@@ -6,7 +6,6 @@ import {
 	asArray,
 	asObject,
 	first,
-	isObject,
 	knownDelinquency,
 	field,
 	HISTORY_NAMES,
@@ -20,10 +19,10 @@ import {
 	toIsoMonth,
 	toLowerText,
 	toNumber,
-	toText,
 	toUpperText,
 	unwrap,
 } from './common';
+import { isObject, toText } from '../../../shared/values';
 
 /**
  * EPFO normalizers (operations epfoFetch and epfoCrifFetch). Pure and tolerant: any field may be

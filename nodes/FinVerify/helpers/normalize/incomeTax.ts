@@ -5,15 +5,13 @@ import {
 	asArray,
 	asObject,
 	first,
-	isObject,
 	toIsoDate,
-	toIsoTimestamp,
 	toLowerText,
 	toNumber,
-	toText,
 	toUpperText,
 	unwrap,
 } from './common';
+import { isObject, toIsoTimestamp, toText } from '../../../shared/values';
 import { toStatusText } from './statusText';
 
 /**

@@ -1,24 +1,28 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import {
+	JOURNEY_COMPLETED_ALIASES,
+	JOURNEY_FINAL_STATUSES,
+	JOURNEY_STATUSES,
+} from '../../../shared/statuses';
+
 import type { Shape } from './common';
 import {
 	asArray,
 	asObject,
 	countOf,
 	first,
-	isObject,
 	round2,
 	sumPresent,
 	toBoolean,
 	toIsoDate,
 	toIsoMonth,
-	toIsoTimestamp,
 	toLowerText,
 	toNumber,
-	toText,
 	toUpperText,
 	unwrap,
 } from './common';
+import { isObject, toIsoTimestamp, toText } from '../../../shared/values';
 
 /**
  * Account-aggregator bank statement journey (AA-BSA): status, statement result and analysis, read
@@ -28,40 +32,7 @@ import {
 
 // ---------------------------------------------------------------- status
 
-/**
- * The journey states (JourneyState in openapi/finverify.openapi.yaml), in the order a successful
- * journey passes them.
- */
-export const JOURNEY_STATUSES = [
-	'initiated',
-	'consent_pending',
-	'consent_granted',
-	'data_fetched',
-	'analysis_complete',
-	'consent_denied',
-	'failed',
-	'expired',
-] as const;
-export type JourneyStatus = (typeof JOURNEY_STATUSES)[number];
-
-/** The states a journey ends in (successfully or not). */
-export const JOURNEY_FINAL_STATUSES: readonly JourneyStatus[] = [
-	'analysis_complete',
-	'consent_denied',
-	'failed',
-	'expired',
-];
 const FINAL_STATUSES = new Set<string>(JOURNEY_FINAL_STATUSES);
-
-/**
- * The sample shape reports a finished journey as `completed`; the reference shape and the webhooks
- * say `analysis_complete` (JourneyStatusSample and JourneyState in openapi/finverify.openapi.yaml).
- * The only alias: any other status the service sends passes through as it is (lowercased), so a
- * status the documents do not name yet reaches the workflow instead of failing it.
- */
-export const JOURNEY_COMPLETED_ALIASES: Readonly<Record<string, JourneyStatus>> = {
-	completed: 'analysis_complete',
-};
 
 export interface JourneyStatusInfo {
 	/** One of JOURNEY_STATUSES, or the service's own text (lowercased) when it is unknown. */

@@ -1,4 +1,4 @@
-import { toText } from './common';
+import { toText } from '../../../shared/values';
 
 /**
  * Registry and tax statuses in one case whichever case the service sends ("ACTIVE", "active" and

@@ -7,20 +7,20 @@ import type {
 	NodeParameterValueType,
 } from 'n8n-workflow';
 
-import { normalizeEvent, parseJsonBody } from '../../../shared/events';
-import type { NormalizedEvent } from '../../../shared/events';
-import { fetchJourneyResults } from '../../../shared/results';
+import { normalizeEvent, parseJsonBody } from '../../shared/events';
+import type { NormalizedEvent } from '../../shared/events';
+import { fetchJourneyResults } from '../helpers/journeyResults';
 import {
 	DEFAULT_SIGNATURE_HEADERS,
 	FAILURE_MESSAGES,
 	headerValue,
 	verifySignature,
-} from '../../../shared/signature';
-import { signingSecret } from '../../../shared/signingSecret';
-import { isObject } from '../../helpers/normalize/common';
-import { journeyStatusRequest, normalizeJourneyStatus } from '../../helpers/normalize/journey';
-import { apiRequest } from '../../transport';
-import { withPersonalDataMasked } from '../common.descriptions';
+} from '../../shared/signature';
+import { signingSecret } from '../../shared/signingSecret';
+import { isObject } from '../../shared/values';
+import { journeyStatusRequest, normalizeJourneyStatus } from '../helpers/normalize/journey';
+import { apiRequest } from '../transport';
+import { withPersonalDataMasked } from '../helpers/outputChoice';
 import type { CompletionKind, StoredItem } from './waiting';
 import {
 	classifyCallback,

@@ -10,10 +10,10 @@ import {
 	DEFAULT_TIME_LIMIT_SECONDS,
 	MAX_TIME_LIMIT_SECONDS,
 	MIN_POLL_INTERVAL_SECONDS,
-} from '../../helpers/polling';
+} from '../helpers/polling';
 import { onTimeoutOption } from './fields';
-import { pollToFinal, type StatusSummary } from './poll';
-import { isNormalizedOutput } from '../common.descriptions';
+import { pollToFinal, readPolling, type Polling, type StatusSummary } from './poll';
+import { isNormalizedOutput } from '../helpers/outputChoice';
 
 export type { StatusSummary };
 
@@ -65,6 +65,23 @@ export const waitOptionsField: INodeProperties = {
 };
 
 /**
+ * What a status operation's item asks for: its output form, and whether (and how) to wait for a
+ * final status.
+ */
+export interface StatusRequest {
+	simplify: boolean;
+	/** Absent: one status request. */
+	polling?: Polling;
+}
+
+/** The output and Wait for a Final Status fields of a status operation's item. */
+export function readStatusRequest(this: IExecuteFunctions, itemIndex: number): StatusRequest {
+	const simplify = isNormalizedOutput(this, itemIndex);
+	const wait = this.getNodeParameter('waitForFinalStatus', itemIndex, false) as boolean;
+	return wait ? { simplify, polling: readPolling.call(this, itemIndex) } : { simplify };
+}
+
+/**
  * Output of a status operation: one status request, or, with "Wait for a Final Status" on, requests
  * until the status is final or the time limit is reached (then fails or returns the last status, as
  * the options say). Simplified or raw as the Simplify field says; when waiting, `polls`,
@@ -73,21 +90,21 @@ export const waitOptionsField: INodeProperties = {
 export async function statusOutput(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	{ simplify, polling }: StatusRequest,
 	subject: string,
 	fetchStatus: () => Promise<IDataObject>,
 	summarize: (raw: IDataObject) => StatusSummary,
 ): Promise<INodeExecutionData[]> {
-	const simplify = isNormalizedOutput(this, itemIndex);
 	const output = (raw: IDataObject, extra?: IDataObject): INodeExecutionData[] => {
 		const json = simplify ? summarize(raw) : raw;
 		return [{ json: extra ? { ...json, ...extra } : json }];
 	};
-	const wait = this.getNodeParameter('waitForFinalStatus', itemIndex, false) as boolean;
-	if (!wait) return output(await fetchStatus());
+	if (!polling) return output(await fetchStatus());
 
 	const last = await pollToFinal.call(
 		this,
 		itemIndex,
+		polling,
 		subject,
 		fetchStatus,
 		summarize,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FinVerifyContext } from '../FinVerify/transport';
-import { apiRequest } from '../FinVerify/transport';
+import type { FinVerifyContext } from '../transport';
+import { apiRequest } from '../transport';
 
 /**
  * Per-attempt deadline and retries for the two result downloads. n8n answers the sender once the

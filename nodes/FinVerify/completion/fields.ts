@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { MAX_TIME_LIMIT_SECONDS, MIN_POLL_INTERVAL_SECONDS } from '../../helpers/polling';
+import { MAX_TIME_LIMIT_SECONDS, MIN_POLL_INTERVAL_SECONDS } from '../helpers/polling';
 import { DEFAULT_WAIT_AMOUNT, DEFAULT_WAIT_UNIT, MAX_WAIT_DAYS } from './waiting';
 
 /**

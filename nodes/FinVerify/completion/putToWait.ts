@@ -1,17 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FinVerifyCredentials } from '../../transport';
-import { CREDENTIAL_TYPE } from '../../transport';
+import type { FinVerifyCredentials } from '../transport';
+import { CREDENTIAL_TYPE } from '../transport';
 import type { WaitMode } from './fields';
 import type { CompletionKind, OnTimeout, WaitingEntry } from './waiting';
 import { idFromOutput, statusFromOutput, waitDurationMs, waitingItemJson } from './waiting';
 
 /** What a start operation tells the router about waiting for its callbacks. */
-export interface CompletionSupport {
+export interface CompletionSupport<R = unknown> {
 	kind: CompletionKind;
-	/** Whether the user gave this item their own callback URL (then that item does not wait). */
-	usesOwnCallbackUrl(this: IExecuteFunctions, itemIndex: number): boolean;
+	/**
+	 * Whether the user gave this item their own callback URL (then that item does not wait), from
+	 * the item's request.
+	 */
+	usesOwnCallbackUrl: (request: R) => boolean;
 	/**
 	 * Wait for Journey / Wait for Session: the operation always waits (it has no Wait for Completion
 	 * field).
@@ -19,11 +22,14 @@ export interface CompletionSupport {
 	alwaysWaits?: boolean;
 }
 
+/** The completion support of any operation, whatever its request. */
+type AnyCompletionSupport = CompletionSupport<never>;
+
 /** Whether this run of the operation puts the execution to wait for status callbacks. */
 export function waitsForCallbacks(
 	this: IExecuteFunctions,
-	support: CompletionSupport | undefined,
-): support is CompletionSupport {
+	support: AnyCompletionSupport | undefined,
+): support is AnyCompletionSupport {
 	if (support === undefined) return false;
 	return support.alwaysWaits === true || readWaitMode.call(this) === 'callback';
 }
@@ -47,7 +53,7 @@ export function resumeUrl(this: IExecuteFunctions): string {
  */
 export async function assertCanWaitForCallbacks(
 	this: IExecuteFunctions,
-	support: CompletionSupport,
+	support: AnyCompletionSupport,
 	itemCount: number,
 ): Promise<void> {
 	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as FinVerifyCredentials;
@@ -77,6 +83,21 @@ export async function assertCanWaitForCallbacks(
 	}
 }
 
+/** The node's Wait Options for callbacks (one set for all items): how long to wait, and what then. */
+export interface CallbackWait {
+	timeLimitMs: number;
+	onTimeout: OnTimeout;
+}
+
+/** Reads the Wait Options of waiting for callbacks, before anything is started. */
+export function readCallbackWait(this: IExecuteFunctions): CallbackWait {
+	const options = this.getNodeParameter('waitOptions', 0, {}) as IDataObject;
+	return {
+		timeLimitMs: waitDurationMs(options.waitAmount, options.waitUnit),
+		onTimeout: options.onTimeout === 'returnLastStatus' ? 'returnLastStatus' : 'error',
+	};
+}
+
 /**
  * After every item was started: leaves one waiting item per started journey or session as the input
  * n8n keeps for this node (see waiting.ts), and puts the execution to wait until the time limit.
@@ -85,13 +106,11 @@ export async function assertCanWaitForCallbacks(
  */
 export async function putToWaitForCallbacks(
 	this: IExecuteFunctions,
-	support: CompletionSupport,
+	support: AnyCompletionSupport,
+	{ timeLimitMs, onTimeout }: CallbackWait,
 	results: INodeExecutionData[][],
+	ownCallbackUrl: (itemIndex: number) => boolean,
 ): Promise<INodeExecutionData[][]> {
-	const options = this.getNodeParameter('waitOptions', 0, {}) as IDataObject;
-	const timeLimitMs = waitDurationMs(options.waitAmount, options.waitUnit);
-	const onTimeout: OnTimeout =
-		options.onTimeout === 'returnLastStatus' ? 'returnLastStatus' : 'error';
 	const nowMs = Date.now();
 	const since = new Date(nowMs).toISOString();
 	const until = new Date(nowMs + timeLimitMs);
@@ -104,7 +123,7 @@ export async function putToWaitForCallbacks(
 			const isError = typeof item.json.error === 'string';
 			// a journey Wait for Journey found final already has its result: nothing to wait for
 			const isFinal = item.json.isFinal === true;
-			if (isError || isFinal || !id || support.usesOwnCallbackUrl.call(this, itemIndex)) {
+			if (isError || isFinal || !id || ownCallbackUrl(itemIndex)) {
 				stored.push(item);
 				continue;
 			}

@@ -1,11 +1,26 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { planPolling, pollUntil } from '../../helpers/polling';
-import { isNormalizedOutput } from '../common.descriptions';
+import type { PollPlan } from '../helpers/polling';
+import { planPolling, pollUntil } from '../helpers/polling';
 
 /** A simplified status: any object that says whether it is final and what the status is. */
 export type StatusSummary = IDataObject & { isFinal: boolean; status: string | null };
+
+/** How an item polls: the Wait Options read before anything is sent. */
+export interface Polling {
+	plan: PollPlan;
+	onTimeout: 'error' | 'returnLastStatus';
+}
+
+/** The item's Wait Options (Poll Interval, Time Limit, On Time Limit) as a polling plan. */
+export function readPolling(this: IExecuteFunctions, itemIndex: number): Polling {
+	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
+	return {
+		plan: planPolling(options.pollInterval, options.timeLimit),
+		onTimeout: (options.onTimeout ?? 'error') === 'error' ? 'error' : 'returnLastStatus',
+	};
+}
 
 /**
  * Status requests until the status is final or the time limit is reached: no faster than every 5
@@ -17,13 +32,12 @@ export type StatusSummary = IDataObject & { isFinal: boolean; status: string | n
 export async function pollToFinal(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	{ plan, onTimeout }: Polling,
 	subject: string,
 	fetchStatus: () => Promise<IDataObject>,
 	summarize: (raw: IDataObject) => StatusSummary,
 	timeLimitHint: string,
 ): Promise<{ raw: IDataObject; summary: StatusSummary; progress: IDataObject }> {
-	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
-	const plan = planPolling(options.pollInterval, options.timeLimit);
 	const outcome = await pollUntil(
 		async () => {
 			const raw = await fetchStatus();
@@ -33,7 +47,7 @@ export async function pollToFinal(
 		plan,
 		{ now: () => Date.now(), sleep: async (ms) => await sleep(ms) },
 	);
-	if (outcome.timedOut && (options.onTimeout ?? 'error') === 'error') {
+	if (outcome.timedOut && onTimeout === 'error') {
 		throw new NodeOperationError(
 			this.getNode(),
 			`${subject} did not reach a final status within ${plan.timeLimitMs / 1000} seconds`,
@@ -53,20 +67,22 @@ export async function pollToFinal(
 
 /**
  * Wait for Completion "By Polling" after a start operation (the execution stays running meanwhile).
- * Returns the start output together with the last status.
+ * Returns the start output (`simplify`: merged with the last status) and the last status.
  */
 export async function pollAfterStart(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	polling: Polling,
+	simplify: boolean,
 	subject: string,
 	started: IDataObject,
 	fetchStatus: () => Promise<IDataObject>,
 	summarize: (raw: IDataObject) => StatusSummary,
 ): Promise<IDataObject> {
-	const simplify = isNormalizedOutput(this, itemIndex);
 	const last = await pollToFinal.call(
 		this,
 		itemIndex,
+		polling,
 		subject,
 		fetchStatus,
 		summarize,

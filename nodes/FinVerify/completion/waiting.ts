@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject, toText } from '../../helpers/normalize/common';
+import { isObject, toText } from '../../shared/values';
 
 /**
  * Waiting for status callbacks, the pure part: how long, what is remembered while waiting, and what

@@ -6,7 +6,7 @@
  *
  * - The first request goes alone (the probe); the others start once an answer proved that the
  *   credential is accepted and the service works, or once the probe has waited `probeGraceMs`
- *   (1 s) for its answer: a rejected credential or a service that is down answers at once, so a
+ *   (0.5 s) for its answer: a rejected credential or a service that is down answers at once, so a
  *   probe still unanswered means the service is at work (a bureau pull takes seconds), and the
  *   others need not wait for it. After a failure the gate goes back to one probe at a time, without
  *   that grace, until an answer proves it again.
@@ -29,9 +29,9 @@ export const FAILED_ROUNDS_TO_OPEN = 3;
 
 /**
  * How long the others wait for the execution's first probe before they start without its answer
- * (a 401 or a refused connection comes well within it, from a service in India too).
+ * (a 401 or a refused connection comes within it: one round trip and a TLS handshake).
  */
-export const PROBE_GRACE_MS = 1000;
+export const PROBE_GRACE_MS = 500;
 
 export type GateStopReason = 'credentialRejected' | 'serviceUnavailable' | 'rateLimited';
 
@@ -151,6 +151,9 @@ export class RequestGate {
 		};
 		switch (outcome.kind) {
 			case 'answered':
+				// an answer to a request sent before a round failed is old news: it does not prove that
+				// the outage or the storm is over (a probe answers that)
+				if (round !== this.round) break;
 				this.proven = true;
 				this.failedRounds = 0;
 				this.rateLimitedRounds = 0;

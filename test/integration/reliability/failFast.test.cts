@@ -157,14 +157,13 @@ describe('a 429 storm, shared by all items', () => {
 	});
 
 	test('a storm in the middle of the run: 49 items in flight get 429, then wait it out together', async () => {
-		// the first lookup (the probe, sent alone) is answered slowly; meanwhile the storm begins, so
-		// the 49 lookups the probe's answer releases all meet it
-		await sandbox.control.fault({ path: LOOKUP, latencyMs: 500, times: 1 });
+		// the storm is on, but the first lookup (the probe, sent alone) gets the newest fault: an answer
+		// after 2 s, longer than the gate's grace; so the 49 lookups the grace releases all meet the storm
+		await sandbox.control.fault({ path: LOOKUP, status: 429, retryAfter: 1 });
+		await sandbox.control.fault({ path: LOOKUP, latencyMs: 2000, times: 1 });
 		const limitedSoFar = async () =>
 			(await sandbox.control.requests(LOOKUP)).filter((r) => r.status === 429).length;
 		const storm = (async () => {
-			while ((await sandbox.sent(LOOKUP)) < 1) await new Promise((r) => setTimeout(r, 10));
-			await sandbox.control.fault({ path: LOOKUP, status: 429, retryAfter: 1 });
 			// the storm lasts the wave and two more rounds
 			while ((await limitedSoFar()) < 49 + 2) await new Promise((r) => setTimeout(r, 20));
 			await sandbox.control.clearFaults();
@@ -223,7 +222,7 @@ describe('Items in Parallel up to 100', () => {
 		for (const edge of edges) most = Math.max(most, (inFlight += edge.d));
 		figures.push(
 			`100 lookups, 2 s latency, 50 in flight: ${took} ms (the probe's grace, then 2 rounds of ` +
-				`50: ideal 1000 + 2 × 2000 ms), at most ${most} in flight`,
+				`50: ideal 500 + 2 × 2000 ms), at most ${most} in flight`,
 		);
 		expect(most).toBe(50);
 		// the others did not wait for the probe's answer: a seconds-long service at work is no reason

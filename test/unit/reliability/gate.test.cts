@@ -144,6 +144,27 @@ describe('the first probe’s grace', () => {
 		expect(await other).toBe(1);
 	});
 
+	test('the probe answered after the others met a storm is old news: the next probe goes alone', async () => {
+		const { gate, advance } = clockGate();
+		const first = {};
+		const firstRound = await gate.admit(first);
+		const wave = Array.from({ length: 3 }, () => gate.admit({}));
+		advance(PROBE_GRACE_MS);
+		const waveRounds = await Promise.all(wave);
+		for (const round of waveRounds) gate.record(round, limited(1000));
+		// the first probe's answer, sent before the storm, arrives now
+		gate.record(firstRound, answered);
+		gate.release(first);
+		advance(1000);
+		const probe = await gate.admit({});
+		expect(probe).toBe(1);
+		const other = gate.admit({});
+		advance(PROBE_GRACE_MS * 10);
+		expect(await settled(other)).toBe(false);
+		gate.record(probe, answered);
+		expect(await other).toBe(1);
+	});
+
 	test('requests after the grace ended start at once, the probe still in flight', async () => {
 		const { gate, advance } = clockGate();
 		await gate.admit({});

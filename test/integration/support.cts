@@ -6,7 +6,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkNodeOutput } from '../contract/outputSchemas.cjs';
-import { Engine, loadWorkflow, sandboxCredentials, startTestSandbox } from '../harness/index.cjs';
+import {
+	Engine,
+	loadWorkflow,
+	sandboxCredentials,
+	startTestSandbox,
+	WaitingExecutions,
+} from '../harness/index.cjs';
 import type { RunResult, SandboxControl, Shape, WorkflowJson } from '../harness/index.cjs';
 
 /** Name of the FinVerify node in every fixture. */
@@ -98,6 +104,36 @@ export function withSandbox(
 		},
 		sent: async (pathPart) => (await started().sandbox.control.requests(pathPart)).length,
 	};
+}
+
+/** What a test file with waiting executions works with (see withWaitingExecutions). */
+export interface WaitingStack {
+	engine: Engine;
+	sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
+	waiting: WaitingExecutions;
+}
+
+/**
+ * For one test file: n8n-core's engine, the sandbox (journeys step every 50 ms) and waiting executions served
+ * as the n8n app serves them (test/harness/waiting.cts). Before each test the sandbox is reset and the
+ * credential points at it. `use` receives them once started.
+ */
+export function withWaitingExecutions(use: (stack: WaitingStack) => void): void {
+	let stack: WaitingStack | undefined;
+	beforeAll(async () => {
+		const engine = await Engine.create();
+		const sandbox = await startTestSandbox({ stepMs: 50 });
+		stack = { engine, sandbox, waiting: await WaitingExecutions.start(engine) };
+		use(stack);
+	});
+	afterAll(async () => {
+		await stack?.waiting.close();
+		await stack?.sandbox.close();
+	});
+	beforeEach(async () => {
+		await stack!.sandbox.control.reset();
+		stack!.engine.setCredentials(sandboxCredentials(stack!.sandbox.url));
+	});
 }
 
 /** Runs `action` and checks that meanwhile the sandbox logged no request to paths containing `pathPart`. */

@@ -8,34 +8,15 @@ import { createHmac } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	Engine,
-	nodeWorkflow,
-	sandboxCredentials,
-	startTestSandbox,
-	WaitingExecutions,
-} from '../harness/index.cjs';
+import { nodeWorkflow, sandboxCredentials } from '../harness/index.cjs';
 import type { WorkflowJson } from '../harness/index.cjs';
-import { advanceClockAfterRequest } from './support.cjs';
+import type { WaitingStack } from './support.cjs';
+import { advanceClockAfterRequest, withWaitingExecutions } from './support.cjs';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-let engine: Engine;
-let sandbox: Sandbox;
-let waiting: WaitingExecutions;
-
-beforeAll(async () => {
-	engine = await Engine.create();
-	sandbox = await startTestSandbox({ stepMs: 50 });
-	waiting = await WaitingExecutions.start(engine);
-});
-afterAll(async () => {
-	await waiting.close();
-	await sandbox.close();
-});
-beforeEach(async () => {
-	await sandbox.control.reset();
-	engine.setCredentials(sandboxCredentials(sandbox.url));
-});
+let engine: WaitingStack['engine'];
+let sandbox: WaitingStack['sandbox'];
+let waiting: WaitingStack['waiting'];
+withWaitingExecutions((started) => ({ engine, sandbox, waiting } = started));
 
 const journeyStart = (
 	parameters: IDataObject = {},

@@ -11,34 +11,15 @@ import { createHmac } from 'node:crypto';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { checkNodeOutput } from '../contract/outputSchemas.cjs';
-import {
-	CREDENTIAL_REF,
-	Engine,
-	FINVERIFY_NODE,
-	sandboxCredentials,
-	startTestSandbox,
-	WaitingExecutions,
-} from '../harness/index.cjs';
+import { CREDENTIAL_REF, FINVERIFY_NODE, sandboxCredentials } from '../harness/index.cjs';
 import type { WorkflowJson } from '../harness/index.cjs';
+import type { WaitingStack } from './support.cjs';
+import { withWaitingExecutions } from './support.cjs';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-let engine: Engine;
-let sandbox: Sandbox;
-let waiting: WaitingExecutions;
-
-beforeAll(async () => {
-	engine = await Engine.create();
-	sandbox = await startTestSandbox({ stepMs: 50 });
-	waiting = await WaitingExecutions.start(engine);
-});
-afterAll(async () => {
-	await waiting.close();
-	await sandbox.close();
-});
-beforeEach(async () => {
-	await sandbox.control.reset();
-	engine.setCredentials(sandboxCredentials(sandbox.url));
-});
+let engine: WaitingStack['engine'];
+let sandbox: WaitingStack['sandbox'];
+let waiting: WaitingStack['waiting'];
+withWaitingExecutions((started) => ({ engine, sandbox, waiting } = started));
 
 const RESUME_URL = '={{ $execution.resumeUrl }}';
 

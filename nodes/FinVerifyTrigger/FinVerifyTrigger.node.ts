@@ -19,10 +19,14 @@ import {
 	deliveryKey,
 	releaseInProcess,
 } from './dedupe';
-import { forgetSecrets, requiredSigningSecret } from '../shared/signingSecret';
+import {
+	forgetSecrets,
+	requiredSigningSecret,
+	verifyWithSigningSecret,
+} from '../shared/signingSecret';
 import type { EventFilter, EventType } from '../shared/events';
 import { applyFilter, normalizeEvent, parseJsonBody } from '../shared/events';
-import { fetchJourneyResults } from '../FinVerify/helpers/journeyResults';
+import { fetchJourneyResults, fetchResultsField } from '../FinVerify/helpers/journeyResults';
 import {
 	DEFAULT_SIGNATURE_HEADERS,
 	FAILURE_MESSAGES,
@@ -326,15 +330,7 @@ export class FinVerifyTrigger implements INodeType {
 					'URL&gt;?token=&lt;this value&gt;.',
 				displayOptions: { show: { verification: ['urlToken'] } },
 			},
-			{
-				displayName: 'Fetch Results When Complete',
-				name: 'fetchResults',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to download the statement result and the analysis JSON when a journey reaches ' +
-					'analysis complete, and add them to the item',
-			},
+			fetchResultsField,
 			{
 				...personalDataField,
 				description:
@@ -467,11 +463,7 @@ export class FinVerifyTrigger implements INodeType {
 					toleranceSeconds: options.toleranceSeconds,
 					nowMs,
 				});
-			const known = await requiredSigningSecret.call(this, nowMs);
-			let result = check(known.secret);
-			// the secret may have been changed since it was read: read it again before refusing
-			if (!result.valid && result.reason === 'signature_mismatch' && known.remembered)
-				result = check((await requiredSigningSecret.call(this, nowMs, true)).secret);
+			const result = await verifyWithSigningSecret.call(this, nowMs, check, requiredSigningSecret);
 			if (!result.valid) {
 				return reject(401, {
 					error: 'unauthorized',

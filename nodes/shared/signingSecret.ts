@@ -2,6 +2,7 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './constants';
+import type { VerificationResult } from './signature';
 
 /**
  * The webhook signing secret of the credential, kept in memory between calls of a webhook (the FinVerify
@@ -93,4 +94,21 @@ export async function requiredSigningSecret(
 		);
 	}
 	return result;
+}
+
+/**
+ * A signed call checked with the credential's signing secret (`read`: signingSecret or
+ * requiredSigningSecret): the remembered secret first; a signature that does not match it is checked
+ * again with the secret read afresh (it may have been changed in n8n) before it is refused.
+ */
+export async function verifyWithSigningSecret(
+	this: IWebhookFunctions,
+	nowMs: number,
+	check: (secret: string) => VerificationResult,
+	read: typeof signingSecret = signingSecret,
+): Promise<VerificationResult> {
+	const known = await read.call(this, nowMs);
+	const result = check(known.secret);
+	if (result.valid || result.reason !== 'signature_mismatch' || !known.remembered) return result;
+	return check((await read.call(this, nowMs, true)).secret);
 }

@@ -251,28 +251,7 @@ describe('Start Journey → (send the link) → Wait for Journey', () => {
 	});
 
 	test('a journey already final when the wait starts is output at once, without waiting', async () => {
-		const first = await waiting.run(
-			twoSteps(
-				{
-					name: 'Start Journey',
-					parameters: {
-						resource: 'bankStatementJourney',
-						operation: 'start',
-						mobileNumber: '9876543210',
-						consentType: 'loanUnderwriting',
-						additionalFields: { webhookUrl: RESUME_URL },
-					},
-				},
-				{
-					name: 'Wait for Journey',
-					parameters: {
-						resource: 'bankStatementJourney',
-						operation: 'wait',
-						clientId: '={{ $json.clientId }}',
-					},
-				},
-			),
-		);
+		const first = await waiting.run(journeyInTwoSteps());
 		const id = first.executionId;
 		const clientId = String(first.json('Start Journey')[0].clientId);
 		await waiting.timeOut(id);

@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { MAX_TIME_LIMIT_SECONDS, MIN_POLL_INTERVAL_SECONDS } from '../helpers/polling';
+import { fetchResultsField } from '../helpers/journeyResults';
 import { DEFAULT_WAIT_AMOUNT, DEFAULT_WAIT_UNIT, MAX_WAIT_DAYS } from './waiting';
 
 /**
@@ -91,16 +92,6 @@ const waitUnitField: INodeProperties = {
 	description: 'Unit of Wait Amount',
 };
 
-const fetchResultsField: INodeProperties = {
-	displayName: 'Fetch Results When Complete',
-	name: 'fetchResults',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to download the statement result and the analysis JSON when a journey reaches ' +
-		'analysis complete, and add them to the item',
-};
-
 const CALLBACK_FAIL_DESCRIPTION =
 	'An error naming the last known status (with callbacks: an error item, see the docs)';
 
@@ -139,15 +130,9 @@ export function completionOptionsField(options: { fetchResults: boolean }): INod
 		{ ...waitAmountField, displayOptions: callbackOnly },
 		{ ...waitUnitField, displayOptions: callbackOnly },
 	];
-	if (options.fetchResults) fields.push(fetchResultsField);
 	return {
-		displayName: 'Wait Options',
-		name: 'waitOptions',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
+		...waitOptionsCollection(fields, options),
 		displayOptions: { hide: { waitForCompletion: ['no'] } },
-		options: byName(fields),
 	};
 }
 
@@ -157,14 +142,23 @@ export function completionOptionsField(options: { fetchResults: boolean }): INod
  * one-node form keeps them.
  */
 export function callbackWaitOptionsField(options: { fetchResults: boolean }): INodeProperties {
-	const fields = [onTimeoutOption(CALLBACK_FAIL_DESCRIPTION), waitAmountField, waitUnitField];
-	if (options.fetchResults) fields.push(fetchResultsField);
+	return waitOptionsCollection(
+		[onTimeoutOption(CALLBACK_FAIL_DESCRIPTION), waitAmountField, waitUnitField],
+		options,
+	);
+}
+
+/** The Wait Options collection holding `fields` (and Fetch Results When Complete when asked). */
+function waitOptionsCollection(
+	fields: INodeProperties[],
+	options: { fetchResults: boolean },
+): INodeProperties {
 	return {
 		displayName: 'Wait Options',
 		name: 'waitOptions',
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: byName(fields),
+		options: byName(options.fetchResults ? [...fields, fetchResultsField] : fields),
 	};
 }

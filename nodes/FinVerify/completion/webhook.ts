@@ -16,7 +16,7 @@ import {
 	headerValue,
 	verifySignature,
 } from '../../shared/signature';
-import { signingSecret } from '../../shared/signingSecret';
+import { verifyWithSigningSecret } from '../../shared/signingSecret';
 import { isObject } from '../../shared/values';
 import { journeyStatusRequest, normalizeJourneyStatus } from '../helpers/normalize/journey';
 import { apiRequest } from '../transport';
@@ -178,10 +178,7 @@ async function decideOnCallback(this: IWebhookFunctions): Promise<IWebhookRespon
 			secret,
 			nowMs,
 		});
-	const known = await signingSecret.call(this, nowMs);
-	let verified = check(known.secret);
-	if (!verified.valid && verified.reason === 'signature_mismatch' && known.remembered)
-		verified = check((await signingSecret.call(this, nowMs, true)).secret);
+	const verified = await verifyWithSigningSecret.call(this, nowMs, check);
 	if (!verified.valid) {
 		return answer.call(this, 401, {
 			error: 'unauthorized',

@@ -1,7 +1,21 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FinVerifyContext } from '../transport';
 import { apiRequest } from '../transport';
+
+/**
+ * Fetch Results When Complete, as the FinVerify Trigger and the journey waits (Wait Options) both
+ * show it.
+ */
+export const fetchResultsField: INodeProperties = {
+	displayName: 'Fetch Results When Complete',
+	name: 'fetchResults',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to download the statement result and the analysis JSON when a journey reaches ' +
+		'analysis complete, and add them to the item',
+};
 
 /**
  * Per-attempt deadline and retries for the two result downloads. n8n answers the sender once the

@@ -89,8 +89,8 @@ export class RequestGate {
 	private proven = false;
 	/** The request allowed through while the gate is not proven. */
 	private prober: object | undefined;
-	/** When the first probe of the execution was admitted (the grace counts from it). */
-	private firstProbeAt: number | undefined;
+	/** The first probe's grace: started when it is admitted, over once it waited `probeGraceMs`. */
+	private grace: 'unstarted' | 'running' | 'over' = 'unstarted';
 	/** Bumped by every failed round; an attempt admitted in an older round reports old news. */
 	private round = 0;
 	private failedRounds = 0;
@@ -126,17 +126,15 @@ export class RequestGate {
 				continue;
 			}
 			if (!this.proven && this.prober !== undefined && this.prober !== request) {
-				// the execution's first probe, unanswered for the grace: the service is at work
-				const graceLeft = this.graceLeft();
-				if (graceLeft === 0) return this.round;
-				await (graceLeft === undefined
-					? this.changed.promise
-					: Promise.race([this.changed.promise, this.options.wait(graceLeft)]));
+				// the execution's first probe, unanswered for the grace: the service is at work (after a
+				// failed round there is no grace)
+				if (this.grace === 'over' && this.round === 0) return this.round;
+				await this.changed.promise;
 				continue;
 			}
 			if (!this.proven && this.prober === undefined) {
 				this.prober = request;
-				if (this.round === 0) this.firstProbeAt ??= this.now();
+				if (this.round === 0 && this.grace === 'unstarted') this.startGrace();
 			}
 			return this.round;
 		}
@@ -184,14 +182,14 @@ export class RequestGate {
 		this.notify();
 	}
 
-	/**
-	 * Milliseconds of the first probe's grace left (0: over); undefined when no grace applies (a
-	 * round failed: from then on the probe goes alone until an answer proves the service again).
-	 */
-	private graceLeft(): number | undefined {
-		if (this.round !== 0 || this.firstProbeAt === undefined || !Number.isFinite(this.probeGraceMs))
-			return undefined;
-		return Math.max(0, this.firstProbeAt + this.probeGraceMs - this.now());
+	/** One timer for the first probe's grace; when it ends, the requests waiting on the probe look again. */
+	private startGrace(): void {
+		this.grace = 'running';
+		if (!Number.isFinite(this.probeGraceMs)) return;
+		void this.options.wait(this.probeGraceMs).then(() => {
+			this.grace = 'over';
+			this.notify();
+		});
 	}
 
 	/** `request` is done (answered or failed for good): another request may probe. */

@@ -68,6 +68,21 @@ const CUSTOM_API_CALL = {
 		'Any endpoint of the service by path, with the credential, retries and cookie applied',
 };
 
+/**
+ * The node's outputs, from its parameters (n8n evaluates this in the editor and the engine, with
+ * every parameter's default filled in). Version 3's decision operations with Incomplete Answers on
+ * "Send to the Incomplete Output" have two: Complete (decisionReady true) and Incomplete; every other
+ * node has one. Self-contained: n8n runs its source text as an expression.
+ */
+export function configuredOutputs(parameters: { incompleteAnswers?: unknown }) {
+	return parameters.incompleteAnswers === 'separateOutput'
+		? [
+				{ type: 'main', displayName: 'Complete' },
+				{ type: 'main', displayName: 'Incomplete' },
+			]
+		: [{ type: 'main' }];
+}
+
 export class FinVerify implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'FinVerify',
@@ -75,8 +90,10 @@ export class FinVerify implements INodeType {
 		icon: { light: 'file:../../icons/finverify.svg', dark: 'file:../../icons/finverify.dark.svg' },
 		group: ['transform'],
 		// 2: Output (Simplified / Normalized / Raw) in place of Simplify; version 1 keeps Simplify
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: the decision verdict (decisionReady, incomplete) and Incomplete Answers on the operations a
+		// lender's rule decides on; versions 1 and 2 keep their output and their one output
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		// the canvas shows the human names ("Company · Get by CIN"), not the internal values; kept equal
 		// to the resource and operation names by test/unit/editorText.test.cts
 		subtitle:
@@ -87,7 +104,7 @@ export class FinVerify implements INodeType {
 		defaults: { name: 'FinVerify' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: `={{(${configuredOutputs})($parameter)}}`,
 		credentials: [{ name: 'finVerifyApi', required: true }],
 		webhooks: resumeWebhooks,
 		waitingNodeTooltip:

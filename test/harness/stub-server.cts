@@ -26,6 +26,11 @@ export interface StubServer {
 	requests: StubRequest[];
 	/** Queue answers for a path: each request takes the next one; the last one repeats. */
 	respond(path: string, ...responses: StubResponse[]): void;
+	/**
+	 * Answers a path from each request (its body, query or headers), whatever order concurrent requests
+	 * arrive in.
+	 */
+	answer(path: string, by: (request: StubRequest) => StubResponse): void;
 	close(): Promise<void>;
 }
 
@@ -36,6 +41,7 @@ export interface StubServer {
 export async function startStubServer(): Promise<StubServer> {
 	const requests: StubRequest[] = [];
 	const scripts = new Map<string, StubResponse[]>();
+	const answerers = new Map<string, (request: StubRequest) => StubResponse>();
 	const server: Server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
@@ -48,15 +54,17 @@ export async function startStubServer(): Promise<StubServer> {
 			} catch {
 				body = raw;
 			}
-			requests.push({
+			const request: StubRequest = {
 				method: req.method ?? 'GET',
 				path: url.pathname,
 				query: Object.fromEntries(url.searchParams),
 				headers: req.headers,
 				body,
 				at: Date.now(),
-			});
-			const queue = scripts.get(url.pathname) ?? [
+			};
+			requests.push(request);
+			const answerer = answerers.get(url.pathname);
+			const queue = (answerer ? [answerer(request)] : scripts.get(url.pathname)) ?? [
 				{ status: 404, body: { success: false, message: 'no script', error_code: 'NOT_FOUND' } },
 			];
 			const answer = queue.length > 1 ? queue.shift()! : queue[0];
@@ -88,6 +96,7 @@ export async function startStubServer(): Promise<StubServer> {
 		url: `http://127.0.0.1:${port}`,
 		requests,
 		respond: (path, ...responses) => scripts.set(path, [...responses]),
+		answer: (path, by) => answerers.set(path, by),
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -356,6 +356,65 @@ export const personalDataField: INodeProperties = {
 export const outputModeFields: INodeProperties[] = [simplifyField, outputField, personalDataField];
 
 /**
+ * Version 3, on the operations a lender's rule decides on (helpers/normalize/decision.ts): where an
+ * answer goes whose decision facts are not all known. The node's outputs follow it (FinVerify.node.ts,
+ * `configuredOutputs`), so it takes no expression. Hidden for Raw output, which has no verdict.
+ */
+export const incompleteAnswersField: INodeProperties = {
+	displayName: 'Incomplete Answers',
+	name: 'incompleteAnswers',
+	type: 'options',
+	noDataExpression: true,
+	default: 'separateOutput',
+	options: [
+		{
+			name: 'Send to the Incomplete Output',
+			value: 'separateOutput',
+			description:
+				'A second output, Incomplete, receives every answer with decisionReady false: the first output only has answers whose decision facts are all known',
+		},
+		{
+			name: 'Treat as Failed',
+			value: 'fail',
+			description:
+				'An incomplete answer is a failed item (code INCOMPLETE_ANSWER, naming what is unknown): it goes to the error output with On Error set to Continue (using error output)',
+		},
+		{
+			name: 'Keep in the Output',
+			value: 'keep',
+			description:
+				'Every answer on the one output; test decisionReady before deciding on anything else',
+		},
+	],
+	description:
+		'Where answers go whose decision facts are not all known (a bureau without a report, a payment history missing, a special score, an account not analysed, a status missing): decisionReady is false and incomplete lists what is unknown',
+	displayOptions: {
+		show: { '@version': [{ _cnd: { gte: 3 } }] },
+		hide: { '/outputMode': ['raw'] },
+	},
+};
+
+/** Version 3: how to decide safely, where the builder picks the output (decision operations). */
+export const decisionNotice: INodeProperties = {
+	displayName:
+		'Decide only on answers with decisionReady true, and send the others to a person (refer). n8n\'s IF and Switch compare an empty value like 0, so a rule that meets a null approves or declines what the node does not know. See the decision example in the docs.',
+	name: 'decisionNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: {
+		show: { '@version': [{ _cnd: { gte: 3 } }] },
+		hide: { '/outputMode': ['raw'] },
+	},
+};
+
+/** The output choice of an operation a lender's rule decides on: the Output fields and the verdict's. */
+export const decisionOutputFields: INodeProperties[] = [
+	...outputModeFields,
+	decisionNotice,
+	incompleteAnswersField,
+];
+
+/**
  * displayOptions of fields that only shape the Simplified/Normalized output (hidden for the raw
  * answer).
  */

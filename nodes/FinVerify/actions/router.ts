@@ -24,7 +24,10 @@ import type { OutputMode } from '../helpers/outputChoice';
 import { outputMode, personalDataChoice } from '../helpers/outputChoice';
 import { consentRecord } from '../helpers/consentRecord';
 import type { PullContext } from '../helpers/consentRecord';
+import { withDecision } from '../helpers/normalize/decision';
 import { simplifyOutput } from '../helpers/normalize/simplified';
+import type { IncompleteAnswers } from './incompleteAnswers';
+import { byVerdict, incompleteAnswersOf, incompleteFailure } from './incompleteAnswers';
 import type { PersonalDataChoice } from '../helpers/personalData';
 import { maskPersonalData } from '../helpers/personalData';
 
@@ -160,6 +163,8 @@ function forModel(this: IExecuteFunctions, error: NodeApiError | NodeOperationEr
 /** How the router shapes an item's output, read with the item before anything is sent. */
 interface ItemOutput {
 	mode: OutputMode;
+	/** Version 3's decision operations (Simplified, Normalized): where an incomplete answer goes. */
+	incompleteAnswers?: IncompleteAnswers;
 	/** Absent for Raw output (nothing is masked). */
 	personalData?: PersonalDataChoice;
 	/** A credit pull's Consent Reference, copied into the consent record. */
@@ -203,11 +208,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// operation, then personal data is masked (every mode but Raw), then a credit pull's consent record
 	// is added (every mode)
 	const key = `${resource}.${operation}`;
+	const typeVersion = this.getNode().typeVersion;
 	const hasOutputChoice = module.description.some((p) => p.name === 'outputMode');
 	const readOutput = (itemIndex: number): ItemOutput => {
 		const mode = hasOutputChoice ? outputMode(this, itemIndex) : 'raw';
 		return {
 			mode,
+			incompleteAnswers: incompleteAnswersOf(this, key, mode),
 			personalData: mode !== 'raw' ? personalDataChoice(this, itemIndex) : undefined,
 			consentReference:
 				module.consentPurpose !== undefined
@@ -223,7 +230,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	};
 	const shapeOutput = (json: IDataObject, output: ItemOutput, sentAt: Date): IDataObject => {
 		let shaped = json;
-		if (output.mode === 'simplified') shaped = simplifyOutput(key, shaped);
+		// version 3: the verdict leads the Normalized record, and Simplified keeps it
+		if (output.incompleteAnswers) shaped = withDecision(key, shaped);
+		if (output.mode === 'simplified') shaped = simplifyOutput(key, shaped, typeVersion);
 		if (output.personalData) shaped = maskPersonalData(shaped, output.personalData);
 		if (module.consentPurpose !== undefined) {
 			shaped = {
@@ -303,11 +312,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				// when the request asserting the subject's consent was sent
 				const sentAt = new Date();
 				const output = await module.execute.call(this, item.request, policy, itemIndex);
-				results[itemIndex] = output.map((outputItem) => ({
+				const shaped = output.map((outputItem) => ({
 					...outputItem,
 					json: shapeOutput(outputItem.json, item.output, sentAt),
 					pairedItem: { item: itemIndex },
 				}));
+				if (item.output.incompleteAnswers === 'fail') {
+					const incomplete = incompleteFailure(this, shaped, itemIndex);
+					if (incomplete) throw incomplete;
+				}
+				results[itemIndex] = shaped;
 			} catch (error) {
 				const nodeError = toNodeError(this.getNode(), error, itemIndex);
 				if (isNodeStop(nodeError)) {
@@ -353,5 +367,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			ownCallbackUrl,
 		);
 	}
+	// Incomplete Answers → Send to the Incomplete Output: the node then has two outputs (n8n computed
+	// them from the parameters: FinVerify.node.ts, configuredOutputs), Complete and Incomplete
+	const outputs = this.getNodeOutputs().filter((o) => o.type === 'main' && o.category !== 'error');
+	if (outputs.length > 1) return byVerdict(results);
 	return [results.flat()];
 }

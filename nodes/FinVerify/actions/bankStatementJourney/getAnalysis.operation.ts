@@ -4,11 +4,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { ANALYSIS_REQUIRED, normalizeAnalysis } from '../../helpers/normalize/journey';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { journeyClientIdField, outputModeFields } from '../common.descriptions';
+import { journeyClientIdField, decisionOutputFields } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { readClientId } from './shared';
 
-const properties: INodeProperties[] = [journeyClientIdField, ...outputModeFields];
+const properties: INodeProperties[] = [journeyClientIdField, ...decisionOutputFields];
 
 const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['getAnalysis'] } };
 

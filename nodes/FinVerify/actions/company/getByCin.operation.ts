@@ -18,7 +18,7 @@ import type { FieldContext } from '../../helpers/validation';
 import { invalidField } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { companyLocatorField, downloadFields, outputModeFields } from '../common.descriptions';
+import { companyLocatorField, downloadFields, decisionOutputFields } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const CIN_PATTERN = /^[A-Z0-9]{21}$/;
@@ -70,7 +70,7 @@ function lookupOnce(
 
 const properties: INodeProperties[] = [
 	companyLocatorField,
-	...outputModeFields,
+	...decisionOutputFields,
 	...downloadFields(
 		'Download Report PDF',
 		"Whether to download the company report PDF (the response's pdf_url) as a binary file. " +

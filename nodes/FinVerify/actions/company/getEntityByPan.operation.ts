@@ -5,7 +5,7 @@ import { ENTITY_REQUIRED, normalizeEntity } from '../../helpers/normalize/compan
 import { assertPan } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { outputModeFields, panField } from '../common.descriptions';
+import { decisionOutputFields, panField } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [
@@ -15,7 +15,7 @@ const properties: INodeProperties[] = [
 			'PAN of the company, LLP, trust or firm: 5 letters, 4 digits, 1 letter. Lowercase is accepted ' +
 			'and uppercased.',
 	},
-	...outputModeFields,
+	...decisionOutputFields,
 ];
 
 const displayOptions = { show: { resource: ['company'], operation: ['getEntityByPan'] } };

@@ -5,10 +5,10 @@ import { LLP_REQUIRED, normalizeLlp } from '../../helpers/normalize/company';
 import { assertLlpin } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { llpLocatorField, outputModeFields } from '../common.descriptions';
+import { llpLocatorField, decisionOutputFields } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
 
-const properties: INodeProperties[] = [llpLocatorField, ...outputModeFields];
+const properties: INodeProperties[] = [llpLocatorField, ...decisionOutputFields];
 
 const displayOptions = { show: { resource: ['company'], operation: ['getLlpByLlpin'] } };
 

@@ -18,6 +18,7 @@ import type { DownloadSwitch } from '../../helpers/documents';
 import { downloadFile, downloadProperty } from '../../helpers/documents';
 import type { Bureau } from '../../helpers/validation';
 import { assertBureaus, assertMobile, assertPan, requireText } from '../../helpers/validation';
+import { splitWithVerdict } from '../../helpers/normalize/decision';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
@@ -29,7 +30,7 @@ import {
 	fullNameField,
 	genderField,
 	mobileNumberField,
-	outputModeFields,
+	decisionOutputFields,
 	panField,
 	readConsent,
 	readGender,
@@ -53,7 +54,7 @@ const properties: INodeProperties[] = [
 	bureausField,
 	consentField,
 	consentReferenceField,
-	...outputModeFields,
+	...decisionOutputFields,
 	...downloadFields(
 		'Download Report PDFs',
 		"Whether to download each bureau's report document (the response's report link) as a binary " +
@@ -155,6 +156,8 @@ interface MultiBureauRequest {
 	binaryProperty: string;
 	split: boolean;
 	includeFullReports: boolean;
+	/** Version 3: split items carry the verdict of the whole answer. */
+	withVerdict: boolean;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauRequest {
@@ -180,12 +183,13 @@ export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauReq
 		binaryProperty,
 		split: options.splitIntoItems === true,
 		includeFullReports: options.includeFullReports === true,
+		withVerdict: simplify && this.getNode().typeVersion >= 3,
 	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ body, bureaus, simplify, binaryProperty, split, includeFullReports }: MultiBureauRequest,
+	{ body, bureaus, simplify, binaryProperty, split, includeFullReports, withVerdict }: MultiBureauRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
@@ -235,7 +239,10 @@ export async function execute(
 			requestId: summary.requestId,
 			shape: summary.shape,
 		};
-		const items = splitItems(response, summary.bureaus, simplify, common, reports);
+		const perBureau = splitItems(response, summary.bureaus, simplify, common, reports);
+		const items = withVerdict
+			? splitWithVerdict('creditReport.getMultiBureauReport', summary, perBureau)
+			: perBureau;
 		return items.map((json, index) => {
 			const bureau = summary.bureaus[index].bureau;
 			const file = files.get(bureau);

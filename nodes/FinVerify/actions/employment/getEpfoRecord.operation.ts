@@ -10,7 +10,7 @@ import { EPFO_REQUIRED, normalizeEpfo } from '../../helpers/normalize/employment
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { mobileNumberField, outputModeFields, normalizedOutputOnly } from '../common.descriptions';
+import { mobileNumberField, decisionOutputFields, normalizedOutputOnly } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [
@@ -20,7 +20,7 @@ const properties: INodeProperties[] = [
 			"The member's 10-digit Indian mobile number, as registered with EPFO. Forms like +91 98765 " +
 			'43210 are accepted and normalized.',
 	},
-	...outputModeFields,
+	...decisionOutputFields,
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -15,7 +15,7 @@ import {
 	consentField,
 	consentReferenceField,
 	mobileNumberField,
-	outputModeFields,
+	decisionOutputFields,
 	readConsent,
 	normalizedOutputOnly,
 } from '../common.descriptions';
@@ -39,7 +39,7 @@ const properties: INodeProperties[] = [
 			'credit report. Nothing is sent unless this is Yes (true).',
 	},
 	consentReferenceField,
-	...outputModeFields,
+	...decisionOutputFields,
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -21,12 +21,13 @@ import {
 	normalizeItrData,
 	splitFilings,
 } from '../../helpers/normalize/incomeTax';
+import { splitWithVerdict } from '../../helpers/normalize/decision';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
 	downloadFields,
 	jobIdField,
-	outputModeFields,
+	decisionOutputFields,
 	normalizedOutputOnly,
 } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
@@ -34,7 +35,7 @@ import { readJobId } from './shared';
 
 const properties: INodeProperties[] = [
 	{ ...jobIdField, description: 'ID of a completed ITR analysis job, returned by Start Analysis' },
-	...outputModeFields,
+	...decisionOutputFields,
 	...downloadFields(
 		'Download Filed Returns',
 		'Whether to download the document of each filed return (its download_link) as binary data',
@@ -74,10 +75,15 @@ export function planItrItems(
 	data: ItrData,
 	split: boolean,
 	binaryProperty: string | undefined,
+	withVerdict = false,
 ): PlannedItem[] {
 	const fileName = (f: ItrFiling) => safeFileName('itr', data.pan, f.assessmentYear, f.form);
 	if (split) {
-		return splitFilings(data).map((json, position) => {
+		const filings = splitFilings(data);
+		const items = withVerdict
+			? splitWithVerdict('incomeTaxReturn.getData', data, filings)
+			: filings;
+		return items.map((json, position) => {
 			const filing = data.filings[position];
 			const documents = documentFor(filing.downloadLink, binaryProperty, fileName(filing));
 			return { json: { ...json, binaryProperty: documents[0]?.property ?? null }, documents };
@@ -98,6 +104,8 @@ interface ItrDataRequest {
 	/** Where the filed returns go; absent when not downloading. */
 	binaryProperty?: string;
 	splitFilings: boolean;
+	/** Version 3: split items carry the verdict of the whole answer. */
+	withVerdict: boolean;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): ItrDataRequest {
@@ -106,12 +114,18 @@ export function read(this: IExecuteFunctions, itemIndex: number): ItrDataRequest
 	const simplify = isNormalizedOutput(this, itemIndex);
 	const binaryProperty = downloadProperty.call(this, itemIndex);
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
-	return { jobId, simplify, binaryProperty, splitFilings: options.splitFilings === true };
+	return {
+		jobId,
+		simplify,
+		binaryProperty,
+		splitFilings: options.splitFilings === true,
+		withVerdict: simplify && this.getNode().typeVersion >= 3,
+	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ jobId, simplify, binaryProperty, splitFilings }: ItrDataRequest,
+	{ jobId, simplify, binaryProperty, splitFilings, withVerdict }: ItrDataRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
@@ -125,7 +139,7 @@ export async function execute(
 	});
 	const data = normalizeItrData(response);
 	const planned = simplify
-		? planItrItems(data, splitFilings, binaryProperty)
+		? planItrItems(data, splitFilings, binaryProperty, withVerdict)
 		: rawWithDocuments(response, planItrItems(data, false, binaryProperty));
 	return await withDocuments.call(this, planned, itemIndex, policy);
 }

@@ -329,9 +329,32 @@ export const HISTORY_NAMES = [
 	'monthly_payment_status',
 ] as const;
 
-/** Days past due per month of one account (see readDaysPastDue), wherever its layout puts them. */
+/**
+ * Experian's `Payment_History_Profile`: one character per month, newest first. `0` is current (under
+ * 30 days past due), `1` to `6` the buckets 30-59 … 180+ days (read as the bucket's lower bound, 30 ×
+ * the digit); `N`, `-` and spaces are months without a report and are left out. Null for an empty
+ * profile or any other character (an unknown month makes the history unknown).
+ */
+export function readExperianProfile(value: unknown): number[] | null {
+	if (typeof value !== 'string' || value.trim() === '') return null;
+	const days: number[] = [];
+	for (const character of value.trim().toUpperCase()) {
+		if (character === 'N' || character === '-' || character === ' ') continue;
+		if (!/^[0-6]$/.test(character)) return null;
+		days.push(Number(character) * 30);
+	}
+	return days;
+}
+
+/**
+ * Days past due per month of one account (see readDaysPastDue), wherever its layout puts them; an
+ * Experian account with only its Payment_History_Profile is read from that profile.
+ */
 export function accountDaysPastDue(account: unknown): number[] | null {
-	return readDaysPastDue(field(account, HISTORY_NAMES));
+	const history = field(account, HISTORY_NAMES);
+	if (history !== undefined && history !== null) return readDaysPastDue(history);
+	const profile = field(account, ['payment_history_profile']);
+	return profile === undefined ? null : readExperianProfile(profile);
 }
 
 /**

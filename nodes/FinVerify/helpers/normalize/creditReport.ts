@@ -218,11 +218,15 @@ function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 	const read = readScore(first(entry.score, entry.credit_score));
 	const declared = toBoolean(entry.success);
 	const hasData = read.scoreKind !== null || Object.keys(report).length > 0;
-	// the reference report keeps the histories apart from the accounts (payment_history lines)
+	// the reference report keeps the histories apart from the accounts, one payment_history line per
+	// account, and nowhere else: without the lines (missing, null, or fewer than the accounts) the
+	// delinquency is unknown, never read from another figure such as an account's current days past due
+	const accounts = Array.isArray(report.accounts) ? report.accounts : undefined;
 	const lines = Array.isArray(report.payment_history) ? report.payment_history : null;
-	const histories = lines
-		? lines.map((line) => readDaysPastDue(isObject(line) ? field(line, HISTORY_NAMES) : line))
-		: null;
+	const histories =
+		lines && (accounts === undefined || lines.length >= accounts.length)
+			? lines.map((line) => readDaysPastDue(isObject(line) ? field(line, HISTORY_NAMES) : line))
+			: null;
 	return {
 		bureau,
 		success: declared ?? hasData,
@@ -237,14 +241,7 @@ function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 		lengthOfHistoryMonths: toNumber(
 			first(report.length_of_credit_history_months, report.credit_history_months),
 		),
-		...reportFacts(
-			Array.isArray(report.accounts) ? report.accounts : undefined,
-			histories ??
-				(Array.isArray(report.accounts) && report.accounts.length > 0
-					? report.accounts.map(accountDaysPastDue)
-					: null),
-			read.scoreKind,
-		),
+		...reportFacts(accounts, histories, read.scoreKind),
 	};
 }
 

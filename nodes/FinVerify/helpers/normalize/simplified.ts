@@ -206,12 +206,153 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'collectionSession.create': lead('status', 'isFinal', 'hostedUrl'),
 };
 
+/**
+ * Node version 3: the operations a lender's rule decides on lead with the verdict (`decisionReady`,
+ * `incomplete`: helpers/normalize/decision.ts), then the decision figures, aggregated where a per-source
+ * list would leave the worst value to an expression; still at most 10 fields. The other operations keep
+ * their version 2 view.
+ */
+const VERDICT = ['decisionReady', 'incomplete'];
+
+const V3_COMPANY_VIEW = same(
+	...VERDICT,
+	'status',
+	'statusCategory',
+	'riskFlags',
+	'dateOfIncorporation',
+	'paidUpCapital',
+	'cin',
+	'name',
+	'pan',
+);
+
+const V3_LLP_VIEW = same(
+	...VERDICT,
+	'status',
+	'statusCategory',
+	'riskFlags',
+	'dateOfIncorporation',
+	'totalObligationOfContribution',
+	'llpin',
+	'name',
+	'pan',
+);
+
+const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
+	'creditReport.getMultiBureauReport': (json) =>
+		'bureau' in json
+			? // one item per bureau: the verdict of the whole answer, then this bureau's facts
+				same(
+					...VERDICT,
+					'score',
+					'scoreKind',
+					'maxDaysPastDue',
+					'accountCount',
+					'success',
+					'bureau',
+					'message',
+					'pan',
+				)
+			: // maxDaysPastDue and delinquentMonths: the worst over every bureau, null unless all are known
+				same(
+					...VERDICT,
+					'lowestScore',
+					'highestScore',
+					'maxDaysPastDue',
+					'delinquentMonths',
+					'scores',
+					'scoreKinds',
+					'failedBureaus',
+					'pan',
+				),
+	'company.getByCin': (json) => ('cin' in json ? V3_COMPANY_VIEW : V3_LLP_VIEW),
+	'company.getLlpByLlpin': V3_LLP_VIEW,
+	'company.getEntityByPan': same(
+		...VERDICT,
+		'status',
+		'statusCategory',
+		'bureauDefaults',
+		'gstFilingDelay',
+		'tdsDefaults',
+		'entityType',
+		'pan',
+		'cin',
+	),
+	'employment.getEpfoRecord': {
+		decisionReady: at('decisionReady'),
+		incomplete: at('incomplete'),
+		currentlyEmployed: at('currentlyEmployed'),
+		currentEmployer: at('currentEmployer'),
+		totalTenureMonths: at('totalTenureMonths'),
+		monthlyWage: at('contributions.latestMonthlyWage'),
+		lastContributionMonth: at('contributions.lastContributionMonth'),
+		employerCount: at('employerCount'),
+		uan: at('uan'),
+		name: at('member.name'),
+	},
+	'employment.getEpfoRecordWithCredit': {
+		decisionReady: at('decisionReady'),
+		incomplete: at('incomplete'),
+		creditScore: at('credit.score'),
+		creditScoreKind: at('credit.scoreKind'),
+		maxDaysPastDue: at('credit.maxDaysPastDue'),
+		totalOutstanding: at('credit.totalOutstanding'),
+		currentlyEmployed: at('currentlyEmployed'),
+		currentEmployer: at('employment.currentEmployer'),
+		totalTenureMonths: at('employment.totalTenureMonths'),
+		pan: at('member.pan'),
+	},
+	'incomeTaxReturn.getData': (json) =>
+		'assessmentYear' in json
+			? same(
+					...VERDICT,
+					'grossTotalIncome',
+					'taxableIncome',
+					'refundAmount',
+					'demandAmount',
+					'status',
+					'assessmentYear',
+					'form',
+					'pan',
+				)
+			: {
+					decisionReady: at('decisionReady'),
+					incomplete: at('incomplete'),
+					latestGrossTotalIncome: at('latestFiling.grossTotalIncome'),
+					latestTaxableIncome: at('latestFiling.taxableIncome'),
+					latestAssessmentYear: at('latestFiling.assessmentYear'),
+					latestStatus: at('latestFiling.status'),
+					filingCount: at('filingCount'),
+					filingStatus: at('filingStatus'),
+					pan: at('pan'),
+					name: at('name'),
+				},
+	'bankStatementJourney.getAnalysis': {
+		decisionReady: at('decisionReady'),
+		incomplete: at('incomplete'),
+		anyBounce: at('flags.anyBounce'),
+		inwardChequeReturn: at('flags.inwardChequeReturn'),
+		negativeBalance: at('flags.negativeBalance'),
+		suspiciousCredit: at('flags.suspiciousCredit'),
+		healthScore: at('healthScore.score'),
+		averageMonthlyBalance: at('averageMonthlyBalance'),
+		netFlow: at('netFlow'),
+		clientId: at('clientId'),
+	},
+};
+
 /** Operations whose Simplified view picks fields (the others keep their small record). */
 export const SIMPLIFIED_OPERATIONS = Object.keys(VIEWS);
 
-/** The Simplified view of one Normalized output item of `operation` (`<resource>.<operation>`). */
-export function simplifyOutput(operation: string, json: IDataObject): IDataObject {
-	const entry = VIEWS[operation];
+/** Operations whose version 3 Simplified view differs from version 2's (the decision operations). */
+export const V3_SIMPLIFIED_OPERATIONS = Object.keys(V3_VIEWS);
+
+/**
+ * The Simplified view of one Normalized output item of `operation` (`<resource>.<operation>`) for a
+ * node of `version` (2 unless said; version 3 has the decision views).
+ */
+export function simplifyOutput(operation: string, json: IDataObject, version = 2): IDataObject {
+	const entry = (version >= 3 ? V3_VIEWS[operation] : undefined) ?? VIEWS[operation];
 	const out: IDataObject = {};
 	if (!entry) {
 		for (const [key, value] of Object.entries(json)) if (key !== 'shape') out[key] = value;

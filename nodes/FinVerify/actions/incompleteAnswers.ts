@@ -1,0 +1,74 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { hasDecision } from '../helpers/normalize/decision';
+import type { OutputMode } from '../helpers/outputChoice';
+
+/**
+ * Incomplete Answers (node version 3, the operations a lender's rule decides on): where an answer
+ * goes whose verdict says `decisionReady: false`. The router asks `incompleteAnswersOf` once, then
+ * `incompleteFailure` for each answer (Treat as Failed) and `byVerdict` for the outputs (Send to the
+ * Incomplete Output).
+ */
+export type IncompleteAnswers = 'separateOutput' | 'fail' | 'keep';
+
+/**
+ * The node's choice, or undefined when its answers carry no verdict (versions 1 and 2, operations
+ * without one, Raw output). Run as an AI Agent tool, every answer stays on the one output the agent
+ * reads (the model sees decisionReady and incomplete).
+ */
+export function incompleteAnswersOf(
+	context: IExecuteFunctions,
+	operation: string,
+	mode: OutputMode,
+): IncompleteAnswers | undefined {
+	const node = context.getNode();
+	if (node.typeVersion < 3 || !hasDecision(operation) || mode === 'raw') return undefined;
+	if (node.type.endsWith('Tool')) return 'keep';
+	const choice = context.getNodeParameter('incompleteAnswers', 0, 'separateOutput');
+	return choice === 'fail' || choice === 'keep' ? choice : 'separateOutput';
+}
+
+const isIncomplete = (item: INodeExecutionData) =>
+	(item.json as IDataObject).decisionReady === false;
+
+/**
+ * Treat as Failed: the error an incomplete answer becomes (code INCOMPLETE_ANSWER), naming what is
+ * unknown; undefined for a complete answer.
+ */
+export function incompleteFailure(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	itemIndex: number,
+): NodeOperationError | undefined {
+	const incomplete = items.find(isIncomplete);
+	if (!incomplete) return undefined;
+	const unknown = (incomplete.json as IDataObject).incomplete;
+	const list = Array.isArray(unknown) && unknown.length > 0 ? unknown.join('; ') : 'not said';
+	const error = new NodeOperationError(
+		context.getNode(),
+		`The answer is incomplete: ${list}`,
+		{
+			itemIndex,
+			description:
+				'Incomplete Answers is set to Treat as Failed: the answer came, but not every fact a decision needs is known. Refer it to a person, or pick Send to the Incomplete Output to keep the answer.',
+		},
+	);
+	error.context.code = 'INCOMPLETE_ANSWER';
+	return error;
+}
+
+/**
+ * Send to the Incomplete Output: each input item's output items go, together, to Complete or to
+ * Incomplete (one bureau's item never lands apart from the others of its subject). Error items stay
+ * on the first output, where n8n takes them to the error output.
+ */
+export function byVerdict(results: INodeExecutionData[][]): INodeExecutionData[][] {
+	const complete: INodeExecutionData[] = [];
+	const incomplete: INodeExecutionData[] = [];
+	for (const items of results) {
+		if (!items) continue;
+		(items.some(isIncomplete) ? incomplete : complete).push(...items);
+	}
+	return [complete, incomplete];
+}

@@ -1,0 +1,332 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { asArray, asObject } from './common';
+
+/**
+ * Decision readiness (node version 3): one verdict per answer of an operation a lender's rule
+ * branches on, computed from its Normalized record, so it is the same in both response shapes.
+ *
+ * - `decisionReady`: true only when every decision fact of the operation is known (scores, payment
+ *   histories, statuses, risk flags, employment dates, analysed accounts…) and none is a special
+ *   value that a number rule would read wrongly (a CIBIL -1 or 0). A rule may then compare numbers
+ *   without ever meeting a null.
+ * - `incomplete`: what is unknown, in words a builder reads ("Experian: payment history unknown").
+ *   Empty exactly when `decisionReady` is true.
+ *
+ * Plus the aggregates a rule needs and a per-source list would leave to an expression (which reads
+ * null as 0): the worst days past due and delinquent months over every bureau, whether the member
+ * is employed now, a status category. The facts per operation and what makes an answer incomplete
+ * are listed in docs/output.md ("Deciding on the output").
+ */
+
+export interface DecisionVerdict extends IDataObject {
+	decisionReady: boolean;
+	incomplete: string[];
+}
+
+type Decide = (record: IDataObject) => { incomplete: string[]; aggregates: IDataObject };
+
+const BUREAU_NAMES: Record<string, string> = {
+	cibil: 'CIBIL',
+	crif: 'CRIF',
+	equifax: 'Equifax',
+	experian: 'Experian',
+};
+const bureauName = (bureau: unknown) =>
+	BUREAU_NAMES[String(bureau).toLowerCase()] ?? String(bureau).toUpperCase();
+
+const isNull = (value: unknown) => value === null || value === undefined;
+
+/** What a special score means, in words. */
+function specialScoreText(kind: unknown, value: unknown): string | null {
+	if (kind === 'noHistory') return `no credit history (score ${String(value ?? -1)})`;
+	if (kind === 'new') return `new to credit (score ${String(value ?? 0)})`;
+	return null;
+}
+
+/**
+ * The worst of a figure over sources, null unless every source states it (a source without
+ * accounts counts as 0).
+ */
+function worstOf(values: Array<number | null>): number | null {
+	if (values.length === 0 || values.some((v) => v === null)) return null;
+	return Math.max(...(values as number[]));
+}
+
+/** Facts of one credit file (a bureau's outcome, or the credit part of EPFO with credit). */
+function creditFileGaps(
+	file: IDataObject,
+	prefix: string,
+	accountCountKey: 'accountCount' | 'totalAccounts',
+): string[] {
+	const gaps: string[] = [];
+	const special = specialScoreText(file.scoreKind, file.specialScore);
+	if (isNull(file.scoreKind)) gaps.push(`${prefix}score unknown`);
+	else if (special) gaps.push(`${prefix}${special}`);
+	if (isNull(file.maxDaysPastDue) && file[accountCountKey] !== 0)
+		gaps.push(`${prefix}payment history unknown`);
+	return gaps;
+}
+
+/** A file's worst days past due and delinquent months: 0 without accounts, null when unknown. */
+const fileFigure = (file: IDataObject, key: string, accountCountKey: string): number | null =>
+	typeof file[key] === 'number'
+		? (file[key] as number)
+		: file[accountCountKey] === 0
+			? 0
+			: null;
+
+const multiBureau: Decide = (record) => {
+	const bureaus = asArray(record.bureaus).map(asObject);
+	const incomplete: string[] = [];
+	if (bureaus.length === 0) incomplete.push('no bureau in the answer');
+	for (const outcome of bureaus) {
+		const name = bureauName(outcome.bureau);
+		if (outcome.success !== true && isNull(outcome.scoreKind)) {
+			incomplete.push(`${name}: no report`);
+			continue;
+		}
+		incomplete.push(...creditFileGaps(outcome, `${name}: `, 'accountCount'));
+	}
+	const ready = incomplete.length === 0;
+	const figure = (key: string) =>
+		ready ? worstOf(bureaus.map((b) => fileFigure(b, key, 'accountCount'))) : null;
+	return {
+		incomplete,
+		aggregates: {
+			maxDaysPastDue: figure('maxDaysPastDue'),
+			delinquentMonths: figure('delinquentMonths'),
+		},
+	};
+};
+
+/** Whether the member is employed now: true, false (every job has ended, or none), or null. */
+function currentlyEmployed(employers: IDataObject[], employerCount: unknown): boolean | null {
+	if (employers.some((e) => e.current === true)) return true;
+	if (employers.length > 0 && employers.every((e) => e.current === false)) return false;
+	if (employers.length === 0 && employerCount === 0) return false;
+	return null;
+}
+
+/** Facts of an employment history (the EPFO record, or the EPFO part of EPFO with credit). */
+function employmentGaps(part: IDataObject, prefix = ''): string[] {
+	const employers = asArray(part.employers).map(asObject);
+	const gaps: string[] = [];
+	if (isNull(part.employerCount)) gaps.push(`${prefix}employment history unknown`);
+	const undated = employers.filter((e) => isNull(e.dateOfJoining));
+	if (undated.length > 0)
+		gaps.push(
+			`${prefix}employment dates unknown (${undated
+				.map((e) => (typeof e.name === 'string' ? e.name : 'an employer'))
+				.join(', ')})`,
+		);
+	if (currentlyEmployed(employers, part.employerCount) === null)
+		gaps.push(`${prefix}current employment unknown`);
+	if (isNull(part.totalTenureMonths) && part.employerCount !== 0)
+		gaps.push(`${prefix}total tenure unknown`);
+	return gaps;
+}
+
+const epfoRecord: Decide = (record) => {
+	const employers = asArray(record.employers).map(asObject);
+	return {
+		incomplete: employmentGaps(record),
+		aggregates: { currentlyEmployed: currentlyEmployed(employers, record.employerCount) },
+	};
+};
+
+const epfoWithCredit: Decide = (record) => {
+	const incomplete: string[] = [];
+	const employment = record.employment === null ? null : asObject(record.employment);
+	const credit = record.credit === null ? null : asObject(record.credit);
+	if (employment === null) incomplete.push('EPFO record not in the answer');
+	else incomplete.push(...employmentGaps(employment, 'EPFO: '));
+	if (credit === null) incomplete.push('credit report not in the answer');
+	else incomplete.push(...creditFileGaps(credit, 'credit: ', 'totalAccounts'));
+	return {
+		incomplete,
+		aggregates: {
+			currentlyEmployed:
+				employment === null
+					? null
+					: currentlyEmployed(asArray(employment.employers).map(asObject), employment.employerCount),
+		},
+	};
+};
+
+/** Status groups a rule tests, whatever words the registry used. */
+export type StatusCategory =
+	| 'active'
+	| 'struckOff'
+	| 'liquidation'
+	| 'dormant'
+	| 'amalgamated'
+	| 'converted'
+	| 'other';
+
+const STATUS_GROUPS: Array<[RegExp, StatusCategory]> = [
+	[/^active$/, 'active'],
+	[/strik|struck|defunct/, 'struckOff'],
+	[/liquidat|dissolv|wound|winding|insolven|cirp/, 'liquidation'],
+	[/dormant/, 'dormant'],
+	[/amalgamat|merged/, 'amalgamated'],
+	[/convert/, 'converted'],
+];
+
+/**
+ * The group of a registry status ("Strike Off", "STRUCK_OFF", "Under Process of Striking Off" and
+ * an LLP's "Defunct" are all `struckOff`); null when the status is unknown.
+ */
+export function statusCategory(status: unknown): StatusCategory | null {
+	if (typeof status !== 'string' || status.trim() === '') return null;
+	const words = status
+		.toLowerCase()
+		.replace(/[\s_-]+/g, ' ')
+		.trim();
+	for (const [pattern, category] of STATUS_GROUPS) if (pattern.test(words)) return category;
+	return 'other';
+}
+
+const RISK_FLAG_NAMES: Record<string, string> = {
+	pendingCases: 'pending cases',
+	bureauDefaults: 'bureau defaults',
+	gstFilingDelay: 'GST filing delay',
+	epfPaymentDelay: 'EPF payment delay',
+	tdsDefaults: 'TDS defaults',
+};
+
+function flagGaps(flags: IDataObject, names: string[], what: string): string[] {
+	const unknown = names.filter((name) => isNull(flags[name]));
+	return unknown.length === 0
+		? []
+		: [`${what} unknown: ${unknown.map((n) => RISK_FLAG_NAMES[n] ?? n).join(', ')}`];
+}
+
+/** A company or an LLP record (Get by CIN, Get LLP by LLPIN). */
+const registryRecord: Decide = (record) => {
+	const incomplete: string[] = [];
+	if (isNull(record.status)) incomplete.push('status unknown');
+	if (isNull(record.dateOfIncorporation)) incomplete.push('date of incorporation unknown');
+	incomplete.push(
+		...flagGaps(asObject(record.riskFlags), Object.keys(RISK_FLAG_NAMES).slice(0, 4), 'risk flags'),
+	);
+	return { incomplete, aggregates: { statusCategory: statusCategory(record.status) } };
+};
+
+const entity: Decide = (record) => {
+	const incomplete: string[] = [];
+	if (isNull(record.status)) incomplete.push('status unknown');
+	incomplete.push(
+		...flagGaps(record, ['bureauDefaults', 'gstFilingDelay', 'tdsDefaults'], 'risk flags'),
+	);
+	return { incomplete, aggregates: { statusCategory: statusCategory(record.status) } };
+};
+
+const itrData: Decide = (record) => {
+	const incomplete: string[] = [];
+	const latest = record.latestFiling === null ? null : asObject(record.latestFiling);
+	if (isNull(record.filingCount)) incomplete.push('returns not in the answer');
+	else if (latest === null) incomplete.push('latest return unknown');
+	if (latest !== null) {
+		if (isNull(latest.assessmentYear)) incomplete.push('latest return: assessment year unknown');
+		if (isNull(latest.grossTotalIncome))
+			incomplete.push('latest return: gross total income unknown');
+		if (isNull(latest.taxableIncome)) incomplete.push('latest return: taxable income unknown');
+		// the return's own status is the sample layout's (the reference layout states none)
+		if (record.shape === 'sample' && isNull(latest.status))
+			incomplete.push('latest return: status unknown');
+	}
+	return { incomplete, aggregates: {} };
+};
+
+const ANALYSIS_FLAG_NAMES: Record<string, string> = {
+	anyBounce: 'bounces',
+	inwardChequeReturn: 'inward cheque returns',
+	negativeBalance: 'negative balance',
+	suspiciousCredit: 'suspicious credits',
+};
+
+/**
+ * Bounces, cheque returns, the average balance and every account analysed, in both layouts; the
+ * sample layout's own checks (negative balance, suspicious credits, the health score) too when the
+ * answer is in that layout (the reference layout has none of them: they are null there and not part
+ * of the verdict, so a rule must not test them on such a service: docs/output.md).
+ */
+const analysis: Decide = (record) => {
+	const incomplete: string[] = [];
+	const coverage = asObject(record.coverage);
+	const isSample = record.shape === 'sample';
+	if (coverage.complete !== true) {
+		const accounts = asArray(coverage.unanalysedAccounts);
+		incomplete.push(
+			accounts.length > 0
+				? `account${accounts.length > 1 ? 's' : ''} not analysed: ${accounts.join(', ')}`
+				: 'not every account analysed',
+		);
+	}
+	const flags = asObject(record.flags);
+	const flagNames = ['anyBounce', 'inwardChequeReturn'].concat(
+		isSample ? ['negativeBalance', 'suspiciousCredit'] : [],
+	);
+	const unknownFlags = flagNames.filter((name) => isNull(flags[name]));
+	if (unknownFlags.length > 0)
+		incomplete.push(
+			`flags unknown: ${unknownFlags.map((name) => ANALYSIS_FLAG_NAMES[name]).join(', ')}`,
+		);
+	if (isSample && isNull(asObject(record.healthScore).score)) incomplete.push('health score unknown');
+	if (isNull(record.averageMonthlyBalance)) incomplete.push('average monthly balance unknown');
+	return { incomplete, aggregates: {} };
+};
+
+const DECIDERS: Record<string, Decide> = {
+	'creditReport.getMultiBureauReport': multiBureau,
+	'company.getByCin': registryRecord,
+	'company.getLlpByLlpin': registryRecord,
+	'company.getEntityByPan': entity,
+	'employment.getEpfoRecord': epfoRecord,
+	'employment.getEpfoRecordWithCredit': epfoWithCredit,
+	'incomeTaxReturn.getData': itrData,
+	'bankStatementJourney.getAnalysis': analysis,
+};
+
+/** The operations (`<resource>.<operation>`) whose answers carry a decision verdict. */
+export const DECISION_OPERATIONS = Object.keys(DECIDERS);
+
+export const hasDecision = (operation: string): boolean => operation in DECIDERS;
+
+/** The verdict and aggregates of one Normalized record of `operation`. */
+export function decide(operation: string, record: IDataObject): DecisionVerdict & IDataObject {
+	const decider = DECIDERS[operation];
+	if (!decider) return { decisionReady: true, incomplete: [] };
+	const { incomplete, aggregates } = decider(record);
+	return { decisionReady: incomplete.length === 0, incomplete, ...aggregates };
+}
+
+/**
+ * A Normalized record with its verdict: `decisionReady` and `incomplete` lead, the aggregates follow
+ * them (an aggregate the record already names, such as a per-bureau figure, is not overwritten).
+ */
+export function withDecision(operation: string, record: IDataObject): IDataObject {
+	// split items carry the verdict of their whole answer already
+	if (!hasDecision(operation) || 'decisionReady' in record) return record;
+	const verdict = decide(operation, record);
+	const { decisionReady, incomplete, ...aggregates } = verdict;
+	const out: IDataObject = { decisionReady, incomplete };
+	for (const [key, value] of Object.entries(aggregates)) if (!(key in record)) out[key] = value;
+	for (const [key, value] of Object.entries(record)) if (!(key in out)) out[key] = value;
+	return out;
+}
+
+/**
+ * Items split from one answer (one per bureau, one per filed return), each led by the verdict of the
+ * whole answer: a rule sees the same decisionReady on every item of one subject, and the router routes
+ * them together.
+ */
+export function splitWithVerdict(
+	operation: string,
+	record: IDataObject,
+	items: IDataObject[],
+): IDataObject[] {
+	const { decisionReady, incomplete } = decide(operation, record);
+	return items.map((json) => ({ decisionReady, incomplete, ...json }));
+}

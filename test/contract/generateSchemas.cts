@@ -15,6 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { registry } from '../../nodes/FinVerify/actions/router';
 import type { Operation } from '../../nodes/FinVerify/actions/operation';
 import { consentRecord } from '../../nodes/FinVerify/helpers/consentRecord';
+import { hasDecision, withDecision } from '../../nodes/FinVerify/helpers/normalize/decision';
 import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
 import { example } from './openapiExamples.cjs';
 import { inferSchema, schemaPath } from './outputSchemas.cjs';
@@ -91,19 +92,65 @@ for (const [operation, purpose] of pulls) {
 		);
 	}
 }
+// Version 3: the decision operations' Normalized records carry the verdict (split items the verdict of
+// their answer; decided either way), and version 3's Simplified is the decision view; the other
+// operations' version 3 Simplified is version 2's
+const VERDICTS = [
+	{ decisionReady: true, incomplete: [] },
+	{ decisionReady: false, incomplete: ['CIBIL: payment history unknown'] },
+];
+const v3Simplified = new Map<string, IDataObject[]>();
+for (const [key, items] of [...samples.entries()]) {
+	const [operation, mode] = key.split('|') as [string, Mode];
+	if (!hasDecision(operation)) {
+		if (mode === 'simplified') v3Simplified.set(operation, items);
+		continue;
+	}
+	if (mode !== 'normalized') continue;
+	const decided = items.flatMap((json) =>
+		'decisionReady' in json
+			? [json]
+			: [withDecision(operation, json), ...VERDICTS.map((verdict) => ({ ...verdict, ...json }))],
+	);
+	samples.set(key, [...items, ...decided]);
+	v3Simplified.set(
+		operation,
+		decided.map((json) => simplifyOutput(operation, json, 3)),
+	);
+}
+
 /** What a title adds where an operation's records are of more than one kind. */
 const TITLE_NOTES: Record<string, string> = {
 	'company.getByCin': ' (a company; an LLP when the identifier is an LLPIN)',
 };
 
 let files = 0;
-for (const [key, items] of [...samples.entries()].sort()) {
-	const [operation, mode] = key.split('|') as [string, Mode];
+interface SchemaFile {
+	operation: string;
+	mode: Mode;
+	version: number;
+	items: IDataObject[];
+}
+const written: SchemaFile[] = [
+	...[...samples.entries()].map(([key, items]) => {
+		const [operation, mode] = key.split('|') as [string, Mode];
+		return { operation, mode, version: 2, items };
+	}),
+	...[...v3Simplified.entries()].map(([operation, items]) => ({
+		operation,
+		mode: 'simplified' as const,
+		version: 3,
+		items,
+	})),
+].sort((a, b) =>
+	`${a.operation}|${a.mode}|${a.version}`.localeCompare(`${b.operation}|${b.mode}|${b.version}`),
+);
+for (const { operation, mode, version, items } of written) {
 	const [resource, op] = operation.split('.');
-	const file = schemaPath(resource, op, mode) as string;
+	const file = schemaPath(resource, op, mode, version) as string;
 	const schema = {
 		$schema: 'http://json-schema.org/draft-07/schema#',
-		title: `FinVerify ${resource} ${op}: ${mode} output${TITLE_NOTES[operation] ?? ''}`,
+		title: `FinVerify ${resource} ${op}: ${mode} output${version >= 3 && mode === 'simplified' ? ' (node version 3)' : ''}${TITLE_NOTES[operation] ?? ''}`,
 		...inferSchema(items),
 	};
 	mkdirSync(path.dirname(file), { recursive: true });

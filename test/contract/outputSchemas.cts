@@ -31,10 +31,19 @@ export function operationsWithOutputModes(): string[] {
 	return [...pairs].sort();
 }
 
-/** The schema file of an operation's output in a mode (null for raw). */
-export function schemaPath(resource: string, operation: string, mode: Mode): string | null {
+/**
+ * The schema file of an operation's output in a mode (null for raw): Normalized in v1.0.0 (every
+ * version: version 3 adds the verdict fields, optional there), Simplified in v2.0.0, and version 3's
+ * Simplified (the decision views) in v3.0.0.
+ */
+export function schemaPath(
+	resource: string,
+	operation: string,
+	mode: Mode,
+	typeVersion = 2,
+): string | null {
 	if (mode === 'raw') return null;
-	const version = mode === 'simplified' ? 'v2.0.0' : 'v1.0.0';
+	const version = mode === 'normalized' ? 'v1.0.0' : typeVersion >= 3 ? 'v3.0.0' : 'v2.0.0';
 	return path.join(SCHEMA_DIR, version, resource, `${operation}.json`);
 }
 
@@ -140,7 +149,7 @@ export function checkNodeOutput(node: INode, items: IDataObject[]): void {
 		appendFileSync(record, `${JSON.stringify({ resource, operation, mode, items: records })}\n`);
 		return;
 	}
-	const file = schemaPath(resource, operation, mode) as string;
+	const file = schemaPath(resource, operation, mode, node.typeVersion ?? 1) as string;
 	const validate = validatorFor(file);
 	if (!validate)
 		throw new Error(`no output schema for ${resource}.${operation} (${mode}): ${file}`);

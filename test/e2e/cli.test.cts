@@ -85,12 +85,20 @@ test('individual-underwriting: multi-bureau + EPFO with credit → a decision co
 	const r = await run('individual-underwriting.json');
 	expect(r.status).toBe('success');
 
-	// version 2's default output, Simplified: the decision fields first
+	// version 3's default output, Simplified: the verdict, then the decision fields
 	const [bureau] = r.json('Multi-bureau credit report');
-	expect(Object.keys(bureau).slice(0, 3)).toEqual(['lowestScore', 'highestScore', 'scores']);
+	expect(Object.keys(bureau).slice(0, 6)).toEqual([
+		'decisionReady',
+		'incomplete',
+		'lowestScore',
+		'highestScore',
+		'maxDaysPastDue',
+		'delinquentMonths',
+	]);
+	expect(bureau).toMatchObject({ decisionReady: true, incomplete: [], failedBureaus: [] });
 	expect(bureau.pan).toBe('XXXXXX190K'); // masked by default
 	expect(Object.keys(bureau.scores)).toEqual(['cibil', 'experian', 'crif']);
-	expect(bureau.successfulBureaus).toEqual(['cibil', 'experian', 'crif']);
+	expect(bureau.maxDaysPastDue).toEqual(expect.any(Number));
 	const scores = Object.values(bureau.scores) as number[];
 	for (const score of scores) expect(score).toBeGreaterThanOrEqual(300);
 	expect(bureau.lowestScore).toBe(Math.min(...scores));
@@ -98,12 +106,17 @@ test('individual-underwriting: multi-bureau + EPFO with credit → a decision co
 	const [epfo] = r.json('EPFO employment + credit');
 	// the Set node's "+91 98765 43210" reached the service normalized
 	expect(epfo).toMatchObject({
+		decisionReady: true,
+		incomplete: [],
+		currentlyEmployed: true,
 		success: true,
 		mobileNumber: 'XXXXXX3210',
 		partial: false,
 		hasEmployment: true,
 		hasCredit: true,
 	});
+	// both answers complete: nothing left on an Incomplete output
+	expect(r.nodesRun).not.toContain('Refer: incomplete answer');
 
 	const [summary] = r.json('Underwriting summary');
 	expect(summary).toMatchObject({
@@ -111,17 +124,23 @@ test('individual-underwriting: multi-bureau + EPFO with credit → a decision co
 		applicant: 'Priya Sharma',
 		pan: 'XXXXXX190K', // read from the credit report's (masked) output
 		lowestScore: bureau.lowestScore,
+		maxDaysPastDue: bureau.maxDaysPastDue,
 		scores: bureau.scores,
-		bureausWithRecord: ['cibil', 'experian', 'crif'],
+		bureaus: ['cibil', 'experian', 'crif'],
+		employed: true,
 		currentEmployer: epfo.employment.currentEmployer,
 		tenureMonths: epfo.employment.totalTenureMonths,
 		crifScore: epfo.credit.score,
 		loanAmount: 500000,
 	});
 
-	// the If node applied the policy (lowest score >= 700, employed, tenure >= 12 months) to these facts
+	// the If node applied the policy (lowest score >= 700, worst days past due <= 30, employed, tenure >= 12
+	// months) to these facts
 	const approve =
-		summary.lowestScore >= 700 && summary.employed === true && summary.tenureMonths >= 12;
+		summary.lowestScore >= 700 &&
+		summary.maxDaysPastDue <= 30 &&
+		summary.employed === true &&
+		summary.tenureMonths >= 12;
 	const decided = approve ? r.json('Meets credit policy?', 0) : r.json('Meets credit policy?', 1);
 	const other = approve ? r.json('Meets credit policy?', 1) : r.json('Meets credit policy?', 0);
 	expect(decided).toHaveLength(1);

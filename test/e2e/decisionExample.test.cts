@@ -21,6 +21,7 @@ import {
 	type WorkflowJson,
 } from '../harness/index.cjs';
 import { loadBaseNodes } from '../harness/baseNodes.cjs';
+import { checkNodeOutput } from '../contract/outputSchemas.cjs';
 import {
 	multiBureauReference,
 	multiBureauSample,
@@ -225,10 +226,15 @@ const OUTCOME_NODES = {
 function exampleWith(parameters: IDataObject = {}, settings: Partial<INode> = {}): WorkflowJson {
 	return {
 		...EXAMPLE,
-		nodes: EXAMPLE.nodes.map((node) =>
-			node.name === 'Credit report'
-				? { ...node, ...settings, parameters: { ...node.parameters, ...parameters } }
-				: node,
+		nodes: EXAMPLE.nodes.map(
+			(node): INode =>
+				node.name === 'Credit report'
+					? {
+							...node,
+							...settings,
+							parameters: { ...node.parameters, ...parameters } as INode['parameters'],
+						}
+					: node,
 		),
 		pinData: {
 			Applicant: CASES.map((c) => ({
@@ -292,8 +298,12 @@ describe.each(SHAPES)('the decision example, %s shape', (current) => {
 	});
 
 	test('Incomplete Answers at its default: every unknown at refer on the Incomplete output, 0 approvals and 0 declines on unknown', async () => {
-		const result = await engine.run(exampleWith());
+		const flow = exampleWith();
+		const result = await engine.run(flow);
 		expect(result.error).toBeUndefined();
+		const creditReport = flow.nodes.find((n) => n.name === 'Credit report')!;
+		for (const output of [0, 1])
+			checkNodeOutput(creditReport, result.json('Credit report', output));
 		const reached = outcomes(result);
 		for (const c of CASES)
 			expect({ case: c.name, reached: reached[c.name] }).toEqual({

@@ -9,7 +9,7 @@
  * or status missing. Complete answers reach Decide; every other one reaches Refer on the Incomplete output,
  * and none reaches Decide.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import {
 	CREDENTIAL_REF,
@@ -21,6 +21,7 @@ import {
 	type WorkflowJson,
 } from '../harness/index.cjs';
 import { loadBaseNodes } from '../harness/baseNodes.cjs';
+import { checkNodeOutput } from '../contract/outputSchemas.cjs';
 import {
 	NameRegistry,
 	companyReference,
@@ -306,7 +307,7 @@ function workflow(table: OperationTable, count: number): WorkflowJson {
 				type: FINVERIFY_NODE,
 				typeVersion: 3,
 				position: [200, 0],
-				parameters: { ...table.parameters, ...table.input },
+				parameters: { ...table.parameters, ...table.input } as INodeParameters,
 				credentials: CREDENTIAL_REF,
 			},
 			{
@@ -423,8 +424,12 @@ describe.each(rows)('%s, %s shape', (_operation, shape, table) => {
 			cases[index].mutate?.(body);
 			return { body };
 		});
-		const result = await engine.run(workflow(table, cases.length));
+		const flow = workflow(table, cases.length);
+		const result = await engine.run(flow);
 		expect(result.error).toBeUndefined();
+		// both outputs match the version 3 Simplified schema the package ships for the operation
+		const finVerify = flow.nodes.find((n) => n.name === 'FinVerify')!;
+		for (const output of [0, 1]) checkNodeOutput(finVerify, result.json('FinVerify', output));
 		const ran = (node: string) => result.run.data.resultData.runData[node] !== undefined;
 		const decided = ran('Decide') ? result.json('Decide') : [];
 		const referred = ran('Refer') ? result.json('Refer') : [];

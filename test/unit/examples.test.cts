@@ -198,7 +198,7 @@ describe("the README's quick start", () => {
 			readFileSync(
 				path.resolve(
 					__dirname,
-					`../../nodes/FinVerify/__schema__/v2.0.0/${resource}/${operation}.json`,
+					`../../nodes/FinVerify/__schema__/v${node.typeVersion >= 3 ? 3 : 2}.0.0/${resource}/${operation}.json`,
 				),
 				'utf8',
 			),

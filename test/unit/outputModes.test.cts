@@ -27,9 +27,9 @@ function resolved(typeVersion: number, parameters: INodeParameters) {
 
 const multiBureau = { resource: 'creditReport', operation: 'getMultiBureauReport' };
 
-test('version 2 is the default; version 1 stays available', () => {
-	expect(description.version).toEqual([1, 2]);
-	expect(description.defaultVersion).toBe(2);
+test('version 3 is the default; versions 1 and 2 stay available', () => {
+	expect(description.version).toEqual([1, 2, 3]);
+	expect(description.defaultVersion).toBe(3);
 });
 
 test('version 1: Simplify (on), no Output', () => {

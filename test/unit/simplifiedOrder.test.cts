@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ItrData } from '../../nodes/FinVerify/helpers/normalize/incomeTax';
 import { splitFilings } from '../../nodes/FinVerify/helpers/normalize/incomeTax';
+import { hasDecision, withDecision } from '../../nodes/FinVerify/helpers/normalize/decision';
 import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
 import { example } from '../contract/openapiExamples.cjs';
 import { operationsWithOutputModes, schemaPath } from '../contract/outputSchemas.cjs';
@@ -144,5 +145,94 @@ describe.each(Object.entries(DECISION_FIELDS))('%s', (kind, decision) => {
 		// a schema covering several item kinds leads with the first kind's fields
 		if (kind === operation) expect(keys.slice(0, decision.length)).toEqual(decision);
 		else for (const field of decision) expect(keys).toContain(field);
+	});
+});
+
+/**
+ * Node version 3: the decision operations' Simplified item leads with the verdict, then the figures a
+ * rule compares (aggregated over bureaus where the per-bureau list would leave it to an expression).
+ */
+const V3_DECISION_FIELDS: Record<string, string[]> = {
+	'creditReport.getMultiBureauReport': [
+		'decisionReady',
+		'incomplete',
+		'lowestScore',
+		'highestScore',
+		'maxDaysPastDue',
+		'delinquentMonths',
+	],
+	'creditReport.getMultiBureauReport per bureau': [
+		'decisionReady',
+		'incomplete',
+		'score',
+		'scoreKind',
+	],
+	'company.getByCin': ['decisionReady', 'incomplete', 'status', 'statusCategory', 'riskFlags'],
+	'company.getLlpByLlpin': ['decisionReady', 'incomplete', 'status', 'statusCategory', 'riskFlags'],
+	'company.getEntityByPan': [
+		'decisionReady',
+		'incomplete',
+		'status',
+		'statusCategory',
+		'bureauDefaults',
+		'gstFilingDelay',
+		'tdsDefaults',
+	],
+	'employment.getEpfoRecord': [
+		'decisionReady',
+		'incomplete',
+		'currentlyEmployed',
+		'currentEmployer',
+	],
+	'employment.getEpfoRecordWithCredit': [
+		'decisionReady',
+		'incomplete',
+		'creditScore',
+		'creditScoreKind',
+		'maxDaysPastDue',
+	],
+	'incomeTaxReturn.getData': ['decisionReady', 'incomplete', 'latestGrossTotalIncome'],
+	'incomeTaxReturn.getData per filing': ['decisionReady', 'incomplete', 'grossTotalIncome'],
+	'bankStatementJourney.getAnalysis': [
+		'decisionReady',
+		'incomplete',
+		'anyBounce',
+		'inwardChequeReturn',
+		'negativeBalance',
+		'suspiciousCredit',
+		'healthScore',
+	],
+};
+
+test('version 3 names the decision fields of every decision operation, and only of those', () => {
+	const operations = new Set(Object.keys(V3_DECISION_FIELDS).map((kind) => kind.split(' ')[0]));
+	for (const operation of withOutputModes)
+		expect(operations.has(operation)).toBe(hasDecision(operation));
+});
+
+describe.each(Object.entries(V3_DECISION_FIELDS))('version 3, %s', (kind, decision) => {
+	const operation = kind.split(' ')[0];
+	const decided = (items.get(kind) ?? []).map((json) =>
+		kind === operation
+			? withDecision(operation, json)
+			: { decisionReady: false, incomplete: [], ...json },
+	);
+
+	test('the Simplified item starts with the verdict and its decision fields, at most 10 fields', () => {
+		expect(decided.length).toBeGreaterThan(0);
+		for (const json of decided) {
+			const keys = Object.keys(simplifyOutput(operation, json, 3));
+			expect(keys.slice(0, decision.length)).toEqual(decision);
+			expect(keys.filter((key) => key !== 'consentRecord').length).toBeLessThanOrEqual(10);
+		}
+	});
+
+	test("the schema preview (version 3's schema) lists them", () => {
+		const [resource, op] = operation.split('.');
+		const schema = JSON.parse(
+			readFileSync(schemaPath(resource, op, 'simplified', 3) as string, 'utf8'),
+		) as IDataObject;
+		const keys = Object.keys(schema.properties as IDataObject);
+		for (const field of decision) expect(keys).toContain(field);
 	});
 });

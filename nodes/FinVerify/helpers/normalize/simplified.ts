@@ -276,7 +276,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 		'tdsDefaults',
 		'entityType',
 		'pan',
-		'cin',
+		'name',
 	),
 	'employment.getEpfoRecord': {
 		decisionReady: at('decisionReady'),

@@ -39,7 +39,10 @@ export function loadBaseNodes(registry: NodeRegistry): string {
 	for (const [name, file] of Object.entries(BASE_NODES)) {
 		const sourcePath = path.join(dist, file);
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const exported = require(sourcePath) as Record<string, new () => INodeType | IVersionedNodeType>;
+		const exported = require(sourcePath) as Record<
+			string,
+			new () => INodeType | IVersionedNodeType
+		>;
 		const NodeClass = Object.values(exported).find((value) => typeof value === 'function');
 		if (!NodeClass) throw new Error(`no node class in ${sourcePath}`);
 		registry.nodes.set(`n8n-nodes-base.${name}`, { type: new NodeClass(), sourcePath });

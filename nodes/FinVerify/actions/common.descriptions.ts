@@ -397,7 +397,7 @@ export const incompleteAnswersField: INodeProperties = {
 /** Version 3: how to decide safely, where the builder picks the output (decision operations). */
 export const decisionNotice: INodeProperties = {
 	displayName:
-		'Decide only on answers with decisionReady true, and send the others to a person (refer). n8n\'s IF and Switch compare an empty value like 0, so a rule that meets a null approves or declines what the node does not know. See the decision example in the docs.',
+		"Decide only on answers with decisionReady true, and send the others to a person (refer). n8n's IF and Switch compare an empty value like 0, so a rule that meets a null approves or declines what the node does not know. See the decision example in the docs.",
 	name: 'decisionNotice',
 	type: 'notice',
 	default: '',

@@ -45,15 +45,11 @@ export function incompleteFailure(
 	if (!incomplete) return undefined;
 	const unknown = (incomplete.json as IDataObject).incomplete;
 	const list = Array.isArray(unknown) && unknown.length > 0 ? unknown.join('; ') : 'not said';
-	const error = new NodeOperationError(
-		context.getNode(),
-		`The answer is incomplete: ${list}`,
-		{
-			itemIndex,
-			description:
-				'Incomplete Answers is set to Treat as Failed: the answer came, but not every fact a decision needs is known. Refer it to a person, or pick Send to the Incomplete Output to keep the answer.',
-		},
-	);
+	const error = new NodeOperationError(context.getNode(), `The answer is incomplete: ${list}`, {
+		itemIndex,
+		description:
+			'Incomplete Answers is set to Treat as Failed: the answer came, but not every fact a decision needs is known. Refer it to a person, or pick Send to the Incomplete Output to keep the answer.',
+	});
 	error.context.code = 'INCOMPLETE_ANSWER';
 	return error;
 }

@@ -189,7 +189,15 @@ export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauReq
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ body, bureaus, simplify, binaryProperty, split, includeFullReports, withVerdict }: MultiBureauRequest,
+	{
+		body,
+		bureaus,
+		simplify,
+		binaryProperty,
+		split,
+		includeFullReports,
+		withVerdict,
+	}: MultiBureauRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {

@@ -10,7 +10,11 @@ import { EPFO_REQUIRED, normalizeEpfo } from '../../helpers/normalize/employment
 import { assertMobile } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
-import { mobileNumberField, decisionOutputFields, normalizedOutputOnly } from '../common.descriptions';
+import {
+	mobileNumberField,
+	decisionOutputFields,
+	normalizedOutputOnly,
+} from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
 
 const properties: INodeProperties[] = [

@@ -70,11 +70,7 @@ function creditFileGaps(
 
 /** A file's worst days past due and delinquent months: 0 without accounts, null when unknown. */
 const fileFigure = (file: IDataObject, key: string, accountCountKey: string): number | null =>
-	typeof file[key] === 'number'
-		? (file[key] as number)
-		: file[accountCountKey] === 0
-			? 0
-			: null;
+	typeof file[key] === 'number' ? (file[key] as number) : file[accountCountKey] === 0 ? 0 : null;
 
 const multiBureau: Decide = (record) => {
 	const bureaus = asArray(record.bureaus).map(asObject);
@@ -149,7 +145,10 @@ const epfoWithCredit: Decide = (record) => {
 			currentlyEmployed:
 				employment === null
 					? null
-					: currentlyEmployed(asArray(employment.employers).map(asObject), employment.employerCount),
+					: currentlyEmployed(
+							asArray(employment.employers).map(asObject),
+							employment.employerCount,
+						),
 		},
 	};
 };
@@ -273,7 +272,8 @@ const analysis: Decide = (record) => {
 		incomplete.push(
 			`flags unknown: ${unknownFlags.map((name) => ANALYSIS_FLAG_NAMES[name]).join(', ')}`,
 		);
-	if (isSample && isNull(asObject(record.healthScore).score)) incomplete.push('health score unknown');
+	if (isSample && isNull(asObject(record.healthScore).score))
+		incomplete.push('health score unknown');
 	if (isNull(record.averageMonthlyBalance)) incomplete.push('average monthly balance unknown');
 	return { incomplete, aggregates: {} };
 };

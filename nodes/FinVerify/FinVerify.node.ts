@@ -11,7 +11,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as apiRequest from './actions/apiRequest';
 import * as bankStatementJourney from './actions/bankStatementJourney';
 import * as collectionSession from './actions/collectionSession';
-import { requestOptionsField } from './actions/common.descriptions';
+import {
+	failedItemsField,
+	failedItemsNotice,
+	requestOptionsField,
+} from './actions/common.descriptions';
 import { completionWebhook, resumeWebhooks } from './completion/webhook';
 import * as company from './actions/company';
 import * as creditReport from './actions/creditReport';
@@ -70,17 +74,19 @@ const CUSTOM_API_CALL = {
 
 /**
  * The node's outputs, from its parameters (n8n evaluates this in the editor and the engine, with
- * every parameter's default filled in). Version 3's decision operations with Incomplete Answers on
- * "Send to the Incomplete Output" have two: Complete (decisionReady true) and Incomplete; every other
- * node has one. Self-contained: n8n runs its source text as an expression.
+ * every parameter's default filled in). Version 3: Complete (decisionReady true) and Incomplete on the
+ * decision operations with Incomplete Answers on "Send to the Incomplete Output", and Failed with Failed
+ * Items on "Send to the Failed Output"; the first output is Success when there is no Incomplete.
+ * Versions 1 and 2 have one output. Self-contained: n8n runs its source text as an expression.
  */
-export function configuredOutputs(parameters: { incompleteAnswers?: unknown }) {
-	return parameters.incompleteAnswers === 'separateOutput'
-		? [
-				{ type: 'main', displayName: 'Complete' },
-				{ type: 'main', displayName: 'Incomplete' },
-			]
-		: [{ type: 'main' }];
+export function configuredOutputs(parameters: { incompleteAnswers?: unknown; failedItems?: unknown }) {
+	const incomplete = parameters.incompleteAnswers === 'separateOutput';
+	const failed = parameters.failedItems === 'failedOutput';
+	if (!incomplete && !failed) return [{ type: 'main' }];
+	const outputs = [{ type: 'main', displayName: incomplete ? 'Complete' : 'Success' }];
+	if (incomplete) outputs.push({ type: 'main', displayName: 'Incomplete' });
+	if (failed) outputs.push({ type: 'main', displayName: 'Failed' });
+	return outputs;
 }
 
 export class FinVerify implements INodeType {
@@ -125,6 +131,8 @@ export class FinVerify implements INodeType {
 			...bankStatementJourney.description,
 			...collectionSession.description,
 			...apiRequest.description,
+			failedItemsField,
+			failedItemsNotice,
 			requestOptionsField,
 		],
 	};

@@ -122,7 +122,15 @@ export function modeOfNode(node: INode): Mode {
 	return p.outputMode === 'raw' || p.outputMode === 'normalized' ? p.outputMode : 'simplified';
 }
 
-const isErrorItem = (json: IDataObject) => 'error' in json && Object.keys(json).length <= 3;
+/**
+ * An error item of the node (`{ error: { message, code, … }, message }`, on the regular output or the
+ * Failed output with its input's fields too): not a record, so not checked against the record schema.
+ */
+const isErrorItem = (json: IDataObject) =>
+	typeof json.message === 'string' &&
+	typeof json.error === 'object' &&
+	json.error !== null &&
+	'code' in (json.error as IDataObject);
 
 export const validated = { items: 0 };
 

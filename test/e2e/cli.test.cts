@@ -38,6 +38,7 @@ test('n8n export:nodes lists both node types of the installed package', async ()
 
 test('company-onboarding: search by name → get by CIN → entity by PAN → commercial report as an HTML file', async () => {
 	const r = await run('company-onboarding.json');
+	if (process.env.DEBUG_CLI) console.log(JSON.stringify(r.runData, null, 1).slice(0, 6000));
 	expect(r.status).toBe('success');
 	expect(r.error).toBeUndefined();
 

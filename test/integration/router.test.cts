@@ -96,7 +96,7 @@ test('without Continue On Fail, the first failing item stops the run with its it
 	expect(result.error?.description).toContain('21 letters and digits');
 });
 
-test('Continue On Fail (regular output): error items keep their place and pairing', async () => {
+test('Continue On Fail (regular output): error items keep their place, pairing and input fields', async () => {
 	stub.respond(PATH, ok('X'));
 	const result = await engine.run(
 		lookupEach([{ cin: cins[0] }, { cin: 'bad' }, { cin: cins[1] }], {}, 'continueRegularOutput'),
@@ -104,7 +104,9 @@ test('Continue On Fail (regular output): error items keep their place and pairin
 	expect(result.error).toBeUndefined();
 	const items = result.output('FinVerify');
 	expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	// the failed record keeps what identifies it, so a node after it cannot write it up as a result
 	expect(items[1].json).toEqual({
+		cin: 'bad',
 		error: {
 			message: 'Invalid Company (CIN or LLPIN) in item 1 (got "bad")',
 			code: 'INVALID_INPUT',

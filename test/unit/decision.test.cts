@@ -76,51 +76,84 @@ describe('outputs and the Incomplete Answers field', () => {
 		expect(DECISION_OPERATIONS).toHaveLength(8);
 	});
 
-	test.each(DECISION_OPERATIONS)('%s, version 3: Complete and Incomplete by default', (key) => {
-		const [resource, operation] = key.split('.');
-		expect(parametersOf(3, { resource, operation }).incompleteAnswers).toBe('separateOutput');
-		expect(outputsOf(node(3, { resource, operation }))).toEqual([
-			{ type: 'main', displayName: 'Complete' },
-			{ type: 'main', displayName: 'Incomplete' },
-		]);
-	});
+	test.each(DECISION_OPERATIONS)(
+		'%s, version 3: Complete, Incomplete and Failed by default',
+		(key) => {
+			const [resource, operation] = key.split('.');
+			const parameters = parametersOf(3, { resource, operation });
+			expect(parameters.incompleteAnswers).toBe('separateOutput');
+			expect(parameters.failedItems).toBe('failedOutput');
+			expect(outputsOf(node(3, { resource, operation }))).toEqual([
+				{ type: 'main', displayName: 'Complete' },
+				{ type: 'main', displayName: 'Incomplete' },
+				{ type: 'main', displayName: 'Failed' },
+			]);
+		},
+	);
 
 	test.each([
-		['keep', [{ type: 'main' }]],
-		['fail', [{ type: 'main' }]],
-	])('version 3 with %s: one output', (choice, outputs) => {
-		expect(outputsOf(node(3, { ...multiBureau, incompleteAnswers: choice }))).toEqual(outputs);
-	});
+		['keep', 'failedOutput', ['Success', 'Failed']],
+		['fail', 'failedOutput', ['Success', 'Failed']],
+		['separateOutput', 'onError', ['Complete', 'Incomplete']],
+		['keep', 'onError', ['main']],
+	])(
+		'version 3, Incomplete Answers %s, Failed Items %s: %j',
+		(incompleteAnswers, failedItems, names) => {
+			expect(
+				outputsOf(node(3, { ...multiBureau, incompleteAnswers, failedItems })).map(
+					(o) => o.displayName ?? o.type,
+				),
+			).toEqual(names);
+		},
+	);
 
-	test('with the error output, n8n adds it after Complete and Incomplete', () => {
+	test("with the error output, n8n adds it after the node's own outputs", () => {
 		const outputs = outputsOf(node(3, multiBureau, 'continueErrorOutput'));
 		expect(outputs.map((o) => o.displayName ?? o.type)).toEqual([
 			'Complete',
 			'Incomplete',
+			'Failed',
 			'Error',
 		]);
 	});
 
+	test('Failed Items is not offered where the node waits for a callback (one output on resume)', () => {
+		for (const params of [
+			{ resource: 'bankStatementJourney', operation: 'wait' },
+			{ resource: 'collectionSession', operation: 'wait' },
+			{ resource: 'bankStatementJourney', operation: 'start', waitForCompletion: 'callback' },
+		])
+			expect(parametersOf(3, params)).not.toHaveProperty('failedItems');
+		expect(
+			parametersOf(3, { resource: 'bankStatementJourney', operation: 'start' }).failedItems,
+		).toBe('failedOutput');
+	});
+
 	test.each([1, 2])(
-		'version %s: no Incomplete Answers field, one output (saved nodes keep theirs)',
+		'version %s: no Incomplete Answers or Failed Items, one output (saved nodes keep theirs)',
 		(v) => {
 			expect(parametersOf(v, multiBureau)).not.toHaveProperty('incompleteAnswers');
+			expect(parametersOf(v, multiBureau)).not.toHaveProperty('failedItems');
 			expect(outputsOf(node(v, multiBureau))).toEqual([{ type: 'main' }]);
 		},
 	);
 
-	test('Raw output (no verdict) and operations without one: no field, one output', () => {
+	test('Raw output (no verdict) and operations without one: no Incomplete Answers, Success and Failed', () => {
+		const successAndFailed = [
+			{ type: 'main', displayName: 'Success' },
+			{ type: 'main', displayName: 'Failed' },
+		];
 		expect(parametersOf(3, { ...multiBureau, outputMode: 'raw' })).not.toHaveProperty(
 			'incompleteAnswers',
 		);
-		expect(outputsOf(node(3, { ...multiBureau, outputMode: 'raw' }))).toEqual([{ type: 'main' }]);
+		expect(outputsOf(node(3, { ...multiBureau, outputMode: 'raw' }))).toEqual(successAndFailed);
 		for (const params of [
 			{ resource: 'company', operation: 'searchByName' },
 			{ resource: 'bankStatementJourney', operation: 'start' },
 			{ resource: 'creditReport', operation: 'getCommercialReport' },
 		]) {
 			expect(parametersOf(3, params)).not.toHaveProperty('incompleteAnswers');
-			expect(outputsOf(node(3, params))).toEqual([{ type: 'main' }]);
+			expect(outputsOf(node(3, params))).toEqual(successAndFailed);
 		}
 	});
 });

@@ -455,6 +455,54 @@ export function versionedBinaryField(
 export const binaryDefault = (context: IExecuteFunctions, v2Default: string): string =>
 	context.getNode().typeVersion < 2 ? 'data' : v2Default;
 
+/**
+ * Version 3: where a failed item goes (actions/failurePolicy.ts). The Failed output lets one record fail
+ * without stopping the batch and without reaching the success branch, and lets Fail the Node When Items
+ * Fail end the execution red, which n8n's Continue settings never do (a node that throws under Continue
+ * has its input items passed on as its output). Not offered where the node waits for a callback: a
+ * waiting node resumes through its webhook, which has one output.
+ */
+const FAILED_ITEMS_DISPLAY: NonNullable<INodeProperties['displayOptions']> = {
+	show: { '@version': [{ _cnd: { gte: 3 } }] },
+	hide: { operation: ['wait'], waitForCompletion: ['callback'] },
+};
+
+export const failedItemsField: INodeProperties = {
+	displayName: 'Failed Items',
+	name: 'failedItems',
+	type: 'options',
+	noDataExpression: true,
+	default: 'failedOutput',
+	options: [
+		{
+			name: 'Send to the Failed Output',
+			value: 'failedOutput',
+			description:
+				'A Failed output receives each failed item with its input fields, error and message; the other items go on. The workflow stops (red, the Error Workflow runs) when Fail the Node When Items Fail says so, and when the credential is rejected or the service is down.',
+		},
+		{
+			name: 'Follow On Error in Settings',
+			value: 'onError',
+			description:
+				"n8n's setting decides: Stop Workflow stops at the first failed item; a Continue setting sends failed items to the regular or the error output, and the execution then ends green however many failed",
+		},
+	],
+	description: 'Where an item goes when its request failed or its input was invalid',
+	displayOptions: FAILED_ITEMS_DISPLAY,
+};
+
+export const failedItemsNotice: INodeProperties = {
+	displayName:
+		'Keep Settings → On Error at Stop Workflow with the Failed output: n8n ends an execution green whatever a node does under a Continue setting, so Fail the Node When Items Fail could not stop it.',
+	name: 'failedItemsNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: {
+		...FAILED_ITEMS_DISPLAY,
+		show: { ...FAILED_ITEMS_DISPLAY.show, failedItems: ['failedOutput'] },
+	},
+};
+
 /** Node-wide request behaviour; shown for every operation. */
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',
@@ -471,7 +519,7 @@ export const requestOptionsField: INodeProperties = {
 				{
 					name: 'Never',
 					value: 'never',
-					description: "Failed items go on as error items (n8n's Continue setting)",
+					description: 'Failed items go on (to the Failed output, or as error items)',
 				},
 				{
 					name: 'When All Items Fail',
@@ -484,10 +532,11 @@ export const requestOptionsField: INodeProperties = {
 					description: 'The node fails when more than Failed Share (%) of the items failed',
 				},
 			],
-			default: 'never',
+			default: 'allItems',
 			description:
-				'With On Error set to Continue, whether the execution still fails when too many items ' +
-				'failed. A rejected credential or an unavailable service always stops the node.',
+				'With the Failed output (and On Error at Stop Workflow), whether the workflow stops, red, when ' +
+				'too many items failed; nodes saved before version 3 default to Never. Under a Continue setting ' +
+				'n8n never ends the execution red. A rejected credential or an unavailable service always stops the node.',
 		},
 		{
 			displayName: 'Failed Share (%)',

@@ -7,8 +7,8 @@ import type { OutputMode } from '../helpers/outputChoice';
 /**
  * Incomplete Answers (node version 3, the operations a lender's rule decides on): where an answer
  * goes whose verdict says `decisionReady: false`. The router asks `incompleteAnswersOf` once, then
- * `incompleteFailure` for each answer (Treat as Failed) and `byVerdict` for the outputs (Send to the
- * Incomplete Output).
+ * `incompleteFailure` for each answer (Treat as Failed); with Send to the Incomplete Output it puts
+ * each input item's output items, together, on Complete or Incomplete (`isIncomplete`).
  */
 export type IncompleteAnswers = 'separateOutput' | 'fail' | 'keep';
 
@@ -29,7 +29,8 @@ export function incompleteAnswersOf(
 	return choice === 'fail' || choice === 'keep' ? choice : 'separateOutput';
 }
 
-const isIncomplete = (item: INodeExecutionData) =>
+/** An output item whose answer is not decision-ready. */
+export const isIncomplete = (item: INodeExecutionData) =>
 	(item.json as IDataObject).decisionReady === false;
 
 /**
@@ -52,19 +53,4 @@ export function incompleteFailure(
 	});
 	error.context.code = 'INCOMPLETE_ANSWER';
 	return error;
-}
-
-/**
- * Send to the Incomplete Output: each input item's output items go, together, to Complete or to
- * Incomplete (one bureau's item never lands apart from the others of its subject). Error items stay
- * on the first output, where n8n takes them to the error output.
- */
-export function byVerdict(results: INodeExecutionData[][]): INodeExecutionData[][] {
-	const complete: INodeExecutionData[] = [];
-	const incomplete: INodeExecutionData[] = [];
-	for (const items of results) {
-		if (!items) continue;
-		(items.some(isIncomplete) ? incomplete : complete).push(...items);
-	}
-	return [complete, incomplete];
 }

@@ -1,9 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, isNodeStop } from '../transport';
-import { apiErrorCode, toNodeError } from '../transport/errors';
+import { toNodeError } from '../transport/errors';
+import { createdIdsOfError } from '../helpers/createdIds';
+import type { Failure, NodeError } from './failurePolicy';
+import {
+	errorItem,
+	failedItemsError,
+	failedItemsOf,
+	firstFailure,
+	forModel,
+	hintInsteadOfStop,
+	namingDoneItems,
+} from './failurePolicy';
 import { FAILED_ROUNDS_TO_OPEN, RequestGate } from '../transport/gate';
 import * as apiRequest from './apiRequest';
 import * as bankStatementJourney from './bankStatementJourney';
@@ -27,7 +38,7 @@ import type { PullContext } from '../helpers/consentRecord';
 import { withDecision } from '../helpers/normalize/decision';
 import { simplifyOutput } from '../helpers/normalize/simplified';
 import type { IncompleteAnswers } from './incompleteAnswers';
-import { byVerdict, incompleteAnswersOf, incompleteFailure } from './incompleteAnswers';
+import { incompleteAnswersOf, incompleteFailure, isIncomplete } from './incompleteAnswers';
 import type { PersonalDataChoice } from '../helpers/personalData';
 import { maskPersonalData } from '../helpers/personalData';
 
@@ -48,117 +59,6 @@ const DEFAULT_CONCURRENCY = 3;
 const MAX_TIMEOUT_MS = 3_600_000;
 /** Items in Parallel at most (the rate limit is the real bound: docs/reliability.md, failing fast). */
 const MAX_CONCURRENCY = 100;
-
-/**
- * The item for a failed input item when the node continues on fail:
- * `{ error: { message, code, httpCode, description }, message }`. n8n 1.x sends an item to the
- * error output only when its json keys are exactly `error` and `message` (2.x also accepts
- * `details`), and it replaces the json of items that carry `item.error`; so the code and HTTP
- * status travel inside `error`.
- */
-function errorItem(
-	error: NodeApiError | NodeOperationError,
-	itemIndex: number,
-): INodeExecutionData {
-	// the same keys for every failure, so a Switch on error.code sees every case: the service's code
-	// and HTTP status (a number) for its answers; INVALID_INPUT (set by the input checks) or
-	// NODE_ERROR and no status for what the node stopped itself
-	const isApi = error instanceof NodeApiError;
-	const ownCode = (error.context as IDataObject | undefined)?.code;
-	const httpCode = isApi && error.httpCode ? Number(error.httpCode) : null;
-	const message = error.message || 'The item failed';
-	const failure: IDataObject = {
-		message,
-		code: isApi
-			? (apiErrorCode(error) ?? null)
-			: typeof ownCode === 'string'
-				? ownCode
-				: 'NODE_ERROR',
-		httpCode: httpCode !== null && Number.isFinite(httpCode) ? httpCode : null,
-		description: error.description ?? null,
-	};
-	return { json: { error: failure, message }, pairedItem: { item: itemIndex } };
-}
-
-/** Fields of an output item that name something the service created (journey, session, ITR job). */
-const CREATED_ID_FIELDS = ['clientId', 'client_id', 'sessionId', 'session_id', 'jobId', 'job_id'];
-
-function createdIdsOf(json: IDataObject): string[] {
-	const data = json.data as IDataObject | undefined;
-	return CREATED_ID_FIELDS.flatMap((field) => [json[field], data?.[field]]).filter(
-		(value): value is string => typeof value === 'string' && value !== '',
-	);
-}
-
-/**
- * When the node stops after some items were done (Items in Parallel): the error names them and the
- * ids the service created for them, which would otherwise be lost with the output.
- */
-function nameDoneItems(
-	error: NodeApiError | NodeOperationError,
-	results: INodeExecutionData[][],
-	isFailure: (itemIndex: number) => boolean,
-) {
-	const done = results.flatMap((output, itemIndex) =>
-		output && !isFailure(itemIndex) ? [itemIndex] : [],
-	);
-	if (done.length === 0) return error;
-	const ids = [
-		...new Set(done.flatMap((i) => results[i].flatMap((item) => createdIdsOf(item.json)))),
-	];
-	const note =
-		`Done before the node stopped, not in the output: item${done.length > 1 ? 's' : ''} ` +
-		`${done.join(', ')}${ids.length > 0 ? ` (created: ${ids.join(', ')})` : ''}. ` +
-		'Look them up before running them again.';
-	error.description = error.description ? `${error.description} ${note}` : note;
-	return error;
-}
-
-type FailThreshold = 'never' | 'allItems' | 'share';
-
-/**
- * Request Options → Fail the Node When Items Fail: with Continue on error, fails the node when the
- * failed items pass the chosen threshold (never by default: n8n's Continue semantics).
- */
-function failedItemsError(
-	this: IExecuteFunctions,
-	options: IDataObject,
-	failed: Array<{ index: number; error: NodeApiError | NodeOperationError }>,
-	total: number,
-): NodeOperationError | undefined {
-	const threshold = (options.failNodeWhen ?? 'never') as FailThreshold;
-	if (threshold === 'never' || failed.length === 0 || total === 0) return undefined;
-	const sharePercent = Math.max(0, Math.min(Number(options.failedSharePercent ?? 50) || 0, 100));
-	const exceeded =
-		threshold === 'allItems'
-			? failed.length === total
-			: (failed.length / total) * 100 > sharePercent;
-	if (!exceeded) return undefined;
-	const first = failed.reduce((a, b) => (a.index <= b.index ? a : b));
-	const rule = threshold === 'allItems' ? 'all items failed' : `more than ${sharePercent}% failed`;
-	return new NodeOperationError(
-		this.getNode(),
-		`${failed.length} of ${total} items failed (Fail the Node When Items Fail: ${rule})`,
-		{
-			description: `First failure, item ${first.index}: ${first.error.message}${
-				first.error.description ? `. ${first.error.description}` : ''
-			}`,
-		},
-	);
-}
-
-/**
- * Run as an AI Agent tool (n8n names the tool variant of a node `<type>Tool`), a failure reaches
- * the model as its message alone (n8n 2.x hands the agent `{ error: message }`): the message then
- * also carries the description, which says what was expected (the format of a CIN, a PAN…) or what
- * the service answered.
- */
-function forModel(this: IExecuteFunctions, error: NodeApiError | NodeOperationError) {
-	const { description } = error;
-	if (this.getNode().type.endsWith('Tool') && description && !error.message.includes(description))
-		error.message = `${error.message}. ${description}`;
-	return error;
-}
 
 /** How the router shapes an item's output, read with the item before anything is sent. */
 interface ItemOutput {
@@ -275,14 +175,24 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		wait: async (ms) => await sleep(ms),
 	});
 
-	const results: INodeExecutionData[][] = new Array(items.length);
+	// Outputs n8n computed from the parameters (FinVerify.node.ts, configuredOutputs): Success or
+	// Complete first, then Incomplete and Failed where version 3 asks for them; n8n's error output, when
+	// On Error asks for it, comes after these and is not ours to fill
+	const outputs = this.getNodeOutputs().filter((o) => o.type === 'main' && o.category !== 'error');
+	const incompleteOutput = outputs.findIndex((o) => o.displayName === 'Incomplete');
+	const failedOutput = outputs.findIndex((o) => o.displayName === 'Failed');
+	const toFailedOutput =
+		failedOutput > 0 && failedItemsOf(this, waitsForCallbacks) === 'failedOutput';
 	const continueOnFail = this.continueOnFail();
-	const failures: Array<{ index: number; error: NodeApiError | NodeOperationError }> = [];
+	// the node makes a failed item an item of its own (the Failed output, or n8n's Continue) and goes on
+	const keepsGoing = toFailedOutput || continueOnFail;
+
+	const results: Array<INodeExecutionData[] | undefined> = new Array(items.length);
+	const failures: Failure[] = [];
 
 	// Pass 1, reading: every item's parameters are read and checked before the first request of any
-	// item. An invalid item stops the node, or (Continue on error) becomes an error item.
+	// item. An invalid item stops the node, or becomes a failed item.
 	const read: Array<ReadItem | undefined> = new Array(items.length);
-	const readFailures: typeof failures = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			read[itemIndex] = {
@@ -291,20 +201,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			};
 		} catch (error) {
 			const nodeError = toNodeError(this.getNode(), error, itemIndex);
-			if (!continueOnFail) throw forModel.call(this, nodeError);
-			readFailures.push({ index: itemIndex, error: nodeError });
-			results[itemIndex] = [errorItem(nodeError, itemIndex)];
+			if (!keepsGoing) throw forModel(this, nodeError);
+			failures.push({ index: itemIndex, error: nodeError, created: [] });
 		}
 	}
 
 	// Pass 2, sending: each read item's request, a few at a time. The node stops for every item (a
 	// rejected credential, an open circuit, a 429 storm): no item is started after it, whatever the
-	// error setting
-	let nodeStop: NodeApiError | NodeOperationError | undefined;
-	const itemFailures: typeof failures = [];
+	// error setting; without a way to go on, so does the first failed item
+	let nodeStop: NodeError | undefined;
+	const stopCreated: string[] = [];
+	let halted = false;
 	let next = 0;
 	const worker = async () => {
-		while (next < items.length && failures.length === 0 && !nodeStop) {
+		while (next < items.length && !halted && !nodeStop) {
 			const itemIndex = next++;
 			const item = read[itemIndex];
 			if (!item) continue;
@@ -323,36 +233,54 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				}
 				results[itemIndex] = shaped;
 			} catch (error) {
+				const created = createdIdsOfError(error);
 				const nodeError = toNodeError(this.getNode(), error, itemIndex);
 				if (isNodeStop(nodeError)) {
 					nodeStop ??= nodeError;
-				} else if (continueOnFail) {
-					itemFailures.push({ index: itemIndex, error: nodeError });
-					results[itemIndex] = [errorItem(nodeError, itemIndex)];
+					stopCreated.push(...created);
 				} else {
-					failures.push({ index: itemIndex, error: nodeError });
+					failures.push({ index: itemIndex, error: nodeError, created });
+					if (!keepsGoing) halted = true;
 				}
 			}
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-	const failed = new Set([...readFailures, ...itemFailures].map((f) => f.index));
-	const stop = (error: NodeApiError | NodeOperationError) =>
-		forModel.call(
+
+	// what stops the node: it throws (a red execution) unless a Continue setting is on, under which n8n
+	// would pass the input items on as successes: then every item goes on as its outcome says, and a hint
+	// says why the execution is not red
+	const stop = (error: NodeError) =>
+		forModel(
 			this,
-			nameDoneItems(error, results, (i) => failed.has(i)),
+			namingDoneItems(error, results, [
+				...failures,
+				...(stopCreated.length > 0 ? [{ index: -1, error, created: stopCreated }] : []),
+			]),
 		);
-	if (nodeStop) throw stop(nodeStop);
-	// the failure of the lowest item index wins, so the error does not depend on timing
-	if (failures.length > 0)
-		throw stop(failures.reduce((a, b) => (a.index <= b.index ? a : b)).error);
-	const tooManyFailed = failedItemsError.call(
-		this,
-		options,
-		[...readFailures, ...itemFailures],
-		items.length,
-	);
-	if (tooManyFailed) throw stop(tooManyFailed);
+	if (nodeStop) {
+		if (!continueOnFail) throw stop(nodeStop);
+		const failed = new Set(failures.map((f) => f.index));
+		for (let index = 0; index < items.length; index++)
+			if (!results[index] && !failed.has(index))
+				failures.push({ index, error: nodeStop, created: index === 0 ? stopCreated : [] });
+		hintInsteadOfStop(this, nodeStop);
+	}
+	if (!keepsGoing && failures.length > 0) throw stop(firstFailure(failures).error);
+	const tooManyFailed = failedItemsError(this, options, failures, items.length);
+	if (tooManyFailed) {
+		if (!continueOnFail) throw stop(tooManyFailed);
+		hintInsteadOfStop(this, tooManyFailed);
+	}
+
+	// each failed item: on the Failed output, or where n8n's Continue setting takes it (its error
+	// output moves items of exactly `{ error, message }`; the regular output keeps the input's fields)
+	const toErrorOutput = !toFailedOutput && this.getNode().onError === 'continueErrorOutput';
+	for (const failure of failures) {
+		const input = toErrorOutput ? undefined : items[failure.index]?.json;
+		results[failure.index] = [errorItem(failure, input)];
+	}
+
 	if (waitsForCallbacks) {
 		const { completion } = module;
 		const ownCallbackUrl = (itemIndex: number) => {
@@ -363,13 +291,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			this,
 			completion!,
 			callbackWait!,
-			results,
+			results.map((r) => r ?? []),
 			ownCallbackUrl,
 		);
 	}
-	// Incomplete Answers → Send to the Incomplete Output: the node then has two outputs (n8n computed
-	// them from the parameters: FinVerify.node.ts, configuredOutputs), Complete and Incomplete
-	const outputs = this.getNodeOutputs().filter((o) => o.type === 'main' && o.category !== 'error');
-	if (outputs.length > 1) return byVerdict(results);
-	return [results.flat()];
+
+	const out: INodeExecutionData[][] = outputs.length > 0 ? outputs.map(() => []) : [[]];
+	const failedIndexes = new Set(failures.map((f) => f.index));
+	results.forEach((itemOutput, itemIndex) => {
+		if (!itemOutput) return;
+		const target = failedIndexes.has(itemIndex)
+			? toFailedOutput
+				? failedOutput
+				: 0
+			: incompleteOutput > 0 && itemOutput.some(isIncomplete)
+				? incompleteOutput
+				: 0;
+		out[target].push(...itemOutput);
+	});
+	return out;
 }

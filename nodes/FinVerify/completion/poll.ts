@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { createdIdsOf, withCreatedIds } from '../helpers/createdIds';
 import type { PollPlan } from '../helpers/polling';
 import { planPolling, pollUntil } from '../helpers/polling';
 
@@ -79,15 +80,21 @@ export async function pollAfterStart(
 	fetchStatus: () => Promise<IDataObject>,
 	summarize: (raw: IDataObject) => StatusSummary,
 ): Promise<IDataObject> {
-	const last = await pollToFinal.call(
-		this,
-		itemIndex,
-		polling,
-		subject,
-		fetchStatus,
-		summarize,
-		'set Wait for Completion to "Until the Service Calls Back" where the service calls back',
-	);
+	let last: Awaited<ReturnType<typeof pollToFinal>>;
+	try {
+		last = await pollToFinal.call(
+			this,
+			itemIndex,
+			polling,
+			subject,
+			fetchStatus,
+			summarize,
+			'set Wait for Completion to "Until the Service Calls Back" where the service calls back',
+		);
+	} catch (error) {
+		// the service created it: a failed status poll must not lose its id
+		throw withCreatedIds(error, createdIdsOf(started));
+	}
 	if (!simplify) return { start: started, status: last.raw, ...last.progress };
 	return { ...started, ...last.summary, ...last.progress };
 }

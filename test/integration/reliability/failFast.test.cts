@@ -8,6 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { nodeWorkflow } from '../../harness/index.cjs';
+import type { RunResult } from '../../harness/index.cjs';
 import { NODE, withSandbox } from '../support.cjs';
 
 const CIN = 'L17110MH1973PLC019786';
@@ -33,6 +34,32 @@ const lookups = (count: number, onError?: OnError, requestOptions: IDataObject =
 		},
 	});
 
+/**
+ * What stopped the node. Under On Error → Stop Workflow the execution fails with it. Under a Continue
+ * setting the node never throws (n8n would pass the input items on to the success branch): every item
+ * not done is an error item carrying the stop's message, the execution succeeds, and a hint in the
+ * output panel says why it is not red.
+ */
+function stopOf(result: RunResult, onError: OnError, failedItems: number) {
+	if (onError === undefined) return result.error as { message?: string; description?: string };
+	expect(result.error).toBeUndefined();
+	const failed = result.json(NODE, onError === 'continueErrorOutput' ? 1 : 0);
+	expect(failed).toHaveLength(failedItems);
+	const errors = failed.map((json) => json.error as IDataObject);
+	const hints = result.run.data.resultData.runData[NODE][0].hints ?? [];
+	expect(hints.map((h) => h.message).join(' ')).toContain(
+		'On Error is set to a Continue setting, so n8n ends this execution as succeeded',
+	);
+	// the items never sent carry the stop; an item in flight when it came may carry its own failure
+	const count = new Map<unknown, number>();
+	for (const e of errors) count.set(e.message, (count.get(e.message) ?? 0) + 1);
+	const [stopMessage] = [...count.entries()].sort((a, b) => b[1] - a[1])[0];
+	return errors.find((e) => e.message === stopMessage) as {
+		message?: string;
+		description?: string;
+	};
+}
+
 const figures: string[] = [];
 afterAll(() => {
 	if (figures.length > 0) console.log(`fail fast, measured:\n${figures.join('\n')}`);
@@ -53,11 +80,12 @@ describe('fail fast', () => {
 			});
 			figures.push(`wrong secret, ${onError ?? 'stop'}: ${Date.now() - started} ms`);
 			expect(await sandbox.sent(LOOKUP)).toBe(1);
-			expect(result.error?.message).toBe(
+			const stop = stopOf(result, onError, 50);
+			expect(stop.message).toBe(
 				'The FinVerify API credential "FinVerify sandbox" was rejected by the service ' +
 					'(HTTP 401 UNAUTHORIZED: Invalid API key or secret)',
 			);
-			expect(result.error?.description).toContain('Nothing more was sent');
+			expect(stop.description).toContain('Nothing more was sent');
 			expect(JSON.stringify(result.run)).not.toContain('wrong-secret-value');
 		});
 	});
@@ -78,10 +106,11 @@ describe('fail fast', () => {
 			{ apiKey: 'corporate-only-key', apiSecret: 'corporate-only-secret' },
 		);
 		expect(await sandbox.sent('commercial')).toBe(1);
-		expect(result.error?.message).toMatch(
+		const failed = result.json(NODE, 1);
+		expect(stopOf(result, 'continueErrorOutput', 5).message).toMatch(
 			/^The FinVerify API credential "FinVerify sandbox" was rejected by the service \(HTTP 403 PERMISSION_DENIED/,
 		);
-		expect(result.error).toMatchObject({ httpCode: '403' });
+		expect(failed[0].error).toMatchObject({ httpCode: 403 });
 	});
 
 	test.each<[string, IDataObject]>([
@@ -96,10 +125,11 @@ describe('fail fast', () => {
 			const sent = await sandbox.sent(LOOKUP);
 			figures.push(`outage (${_label}), 50 items: ${Date.now() - started} ms, ${sent} requests`);
 			expect(sent).toBeLessThanOrEqual(5);
-			expect(result.error?.message).toMatch(
+			const stop = stopOf(result, 'continueErrorOutput', 50);
+			expect(stop.message).toMatch(
 				/^The FinVerify service is unavailable: 4 attempts in a row failed/,
 			);
-			expect(result.error?.description).toContain('the items not yet done were not sent');
+			expect(stop.description).toContain('the items not yet done were not sent');
 		},
 	);
 
@@ -190,7 +220,7 @@ describe('a 429 storm, shared by all items', () => {
 			lookups(50, 'continueErrorOutput', { concurrency: 50, maxRetries: 3 }),
 		);
 		expect(await sandbox.sent(LOOKUP)).toBe(4);
-		expect(result.error?.message).toMatch(
+		expect(stopOf(result, 'continueErrorOutput', 50).message).toMatch(
 			/kept rate limiting this execution: 4 rounds of HTTP 429/,
 		);
 	});
@@ -285,53 +315,79 @@ describe('items done before a failure (Items in Parallel)', () => {
 
 describe('Fail the Node When Items Fail', () => {
 	const sandbox = withSandbox();
-	const mixed = (failing: number, of: number, options: IDataObject) =>
-		nodeWorkflow({
+	const mixed = (
+		failing: number,
+		of: number,
+		options: IDataObject,
+		onError: OnError | null = 'continueErrorOutput',
+		typeVersion = 1,
+	) => {
+		const workflow = nodeWorkflow({
 			items: Array.from({ length: of }, (_, i) => ({
 				cin: i < failing ? NOT_FOUND_CIN : cinOf(i),
 			})),
-			onError: 'continueErrorOutput',
+			onError: onError ?? undefined,
 			parameters: {
 				resource: 'company',
 				operation: 'getByCin',
 				company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
+				incompleteAnswers: 'keep',
 				requestOptions: { maxRetries: 0, ...options },
 			},
 		});
+		for (const node of workflow.nodes) if (node.name === NODE) node.typeVersion = typeVersion;
+		return workflow;
+	};
 
-	test('Never (the default): every item failed, the execution still succeeds (n8n’s Continue)', async () => {
+	test('Never (versions 1 and 2 default): every item failed, the execution succeeds (n8n’s Continue)', async () => {
 		const result = await sandbox.run(mixed(3, 3, {}));
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE, 1)).toHaveLength(3);
 	});
 
-	test('When All Items Fail: every item failed, the execution fails', async () => {
+	test('When All Items Fail under Continue: n8n cannot end it red; no item reaches the success output, a hint says why', async () => {
 		const result = await sandbox.run(mixed(3, 3, { failNodeWhen: 'allItems' }));
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE, 0)).toHaveLength(0);
+		expect(result.output(NODE, 1)).toHaveLength(3);
+		const hints = result.run.data.resultData.runData[NODE][0].hints ?? [];
+		expect(hints.map((h) => h.message).join(' ')).toContain(
+			'3 of 3 items failed (Fail the Node When Items Fail: all items failed)',
+		);
+	});
+
+	test('version 3, Failed output, On Error at Stop Workflow (the defaults): every item failed, the execution fails', async () => {
+		const result = await sandbox.run(mixed(3, 3, {}, null, 3));
 		expect(result.error?.message).toBe(
 			'3 of 3 items failed (Fail the Node When Items Fail: all items failed)',
 		);
 		expect(result.error?.description).toContain('item 0: No company found with CIN');
 	});
 
-	test('When All Items Fail: one item succeeded, the execution succeeds', async () => {
-		const result = await sandbox.run(mixed(2, 3, { failNodeWhen: 'allItems' }));
+	test('version 3 defaults: one item succeeded, the execution succeeds, failed items on the Failed output with their input', async () => {
+		const result = await sandbox.run(mixed(2, 3, {}, null, 3));
 		expect(result.error).toBeUndefined();
-		expect(result.output(NODE, 1)).toHaveLength(2);
+		expect(result.json(NODE, 0).map((json) => json.cin)).toEqual([cinOf(2)]);
+		const failed = result.json(NODE, 1);
+		expect(failed).toHaveLength(2);
+		for (const json of failed) {
+			expect(json.cin).toBe(NOT_FOUND_CIN);
+			expect(json.error).toMatchObject({ code: 'COMPANY_NOT_FOUND', httpCode: 404 });
+		}
 	});
 
 	test('an input refused by the checks counts as a failed item', async () => {
-		const result = await sandbox.run(
-			nodeWorkflow({
-				items: [{ cin: 'not-a-cin' }, { cin: NOT_FOUND_CIN }],
-				onError: 'continueErrorOutput',
-				parameters: {
-					resource: 'company',
-					operation: 'getByCin',
-					company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
-					requestOptions: { failNodeWhen: 'allItems' },
-				},
-			}),
-		);
+		const workflow = nodeWorkflow({
+			items: [{ cin: 'not-a-cin' }, { cin: NOT_FOUND_CIN }],
+			parameters: {
+				resource: 'company',
+				operation: 'getByCin',
+				company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
+				incompleteAnswers: 'keep',
+			},
+		});
+		for (const node of workflow.nodes) if (node.name === NODE) node.typeVersion = 3;
+		const result = await sandbox.run(workflow);
 		expect(result.error?.message).toMatch(/^2 of 2 items failed/);
 	});
 
@@ -339,10 +395,13 @@ describe('Fail the Node When Items Fail', () => {
 		[1, 4, undefined],
 		[2, 4, undefined],
 		[3, 4, '3 of 4 items failed (Fail the Node When Items Fail: more than 50% failed)'],
-	])('When More Than a Share Fail (50%%): %i of %i failed', async (failing, of, expected) => {
-		const result = await sandbox.run(
-			mixed(failing, of, { failNodeWhen: 'share', failedSharePercent: 50 }),
-		);
-		expect(result.error?.message).toBe(expected);
-	});
+	])(
+		'version 3, When More Than a Share Fail (50%%): %i of %i failed',
+		async (failing, of, expected) => {
+			const result = await sandbox.run(
+				mixed(failing, of, { failNodeWhen: 'share', failedSharePercent: 50 }, null, 3),
+			);
+			expect(result.error?.message).toBe(expected);
+		},
+	);
 });

@@ -14,7 +14,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { BaseUrlCheck } from '../../shared/baseUrl';
-import { baseUrlOfCredential, checkBaseUrl } from '../../shared/baseUrl';
+import { BASE_URL_EXPECTED, baseUrlOfCredential, checkBaseUrl } from '../../shared/baseUrl';
 import { CREDENTIAL_TYPE } from '../../shared/constants';
 import { isErrorEnvelope, parseApiError } from './errors';
 import { redactDeep, redactSecrets } from './redact';
@@ -183,9 +183,7 @@ async function loadCredentials(this: FinVerifyContext, itemIndex?: number) {
 		// nothing is sent: the key and secret would go wherever a bad value points
 		throw new NodeOperationError(this.getNode(), 'The FinVerify credential has no valid Base URL', {
 			itemIndex,
-			description:
-				`${loaded.baseUrl.problem} Open the credential and enter the http(s) address of the ` +
-				'service, e.g. https://api.example.com. Nothing was sent.',
+			description: `${loaded.baseUrl.problem} ${BASE_URL_EXPECTED}. Nothing was sent.`,
 		});
 	}
 	return { ...loaded, baseUrl: loaded.baseUrl.url };

@@ -30,7 +30,18 @@ describe('readPassword', () => {
 	it('keeps the password exactly (spaces included)', () => {
 		expect(readPassword(ctx, ' Secr3t! pass ', 'New Password')).toBe(' Secr3t! pass ');
 	});
-	it.each(['', '   ', undefined, null, 12345678, 'x'.repeat(129)])(
+	it.each([
+		'',
+		'   ',
+		undefined,
+		null,
+		12345678,
+		'x'.repeat(129),
+		'Secr3t\u0000pass',
+		'\u0000',
+		'Secr3t\npass',
+		'\u200b\u200b',
+	])(
 		'rejects %p without showing it',
 		(value) => {
 			let error: NodeOperationError | undefined;
@@ -41,7 +52,7 @@ describe('readPassword', () => {
 			}
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error?.message).toBe('Invalid New Password in item 1');
-			expect(error?.description).toMatch(/non-empty password/);
+			expect(error?.description).toMatch(/password of at most 128 characters, not only spaces, without control characters/);
 			if (typeof value === 'string' && value.trim()) {
 				expect(`${error?.message} ${error?.description}`).not.toContain(value);
 			}

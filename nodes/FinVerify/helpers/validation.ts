@@ -30,12 +30,47 @@ const CONTROL_CHARACTERS = {
 		return false;
 	},
 };
+/**
+ * Characters that show nothing: white space of every script, zero-width and other default-ignorable
+ * characters (ZWSP U+200B, word joiner, soft hyphen, BOM, Hangul fillers, variation selectors, tags)
+ * and the Braille blank. A name made only of them looks empty in every system that shows it.
+ */
+const INVISIBLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800]/gu;
+
+/** How many characters of a text show something (see INVISIBLE). */
+export const visibleLength = (text: string): number => [...text.replace(INVISIBLE, '')].length;
+
+/**
+ * What a missing value turns into on its way through an expression or a spreadsheet: never an
+ * identifier the service issued (compared lowercased).
+ */
+const PLACEHOLDER_WORDS = new Set([
+	'null',
+	'undefined',
+	'nan',
+	'none',
+	'nil',
+	'infinity',
+	'-infinity',
+	'true',
+	'false',
+]);
+
+/** Whether a text is a placeholder for a missing value ("null", "undefined", "NaN"…). */
+export const isPlaceholderWord = (text: string): boolean =>
+	PLACEHOLDER_WORDS.has(text.trim().toLowerCase());
+
 export const BUREAUS = ['equifax', 'experian', 'cibil', 'crif'] as const;
 export type Bureau = (typeof BUREAUS)[number];
 
 const shown = (value: unknown): string => {
 	if (value === undefined || value === null || value === '') return 'an empty value';
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	const text =
+		typeof value === 'string'
+			? value
+			: typeof value === 'number'
+				? String(value)
+				: JSON.stringify(value);
 	return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
 };
 
@@ -61,8 +96,13 @@ export function invalidField(
 	);
 }
 
+/** A text or a finite number as text, trimmed; anything else (NaN, Infinity, objects) is ''. */
 const asText = (value: unknown): string =>
-	typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+	typeof value === 'string'
+		? value.trim()
+		: typeof value === 'number' && Number.isFinite(value)
+			? String(value)
+			: '';
 
 export function requireText(
 	ctx: FieldContext,
@@ -84,12 +124,22 @@ export function requireText(
 			},
 		);
 	}
-	if (text.length < min || text.length > max) {
+	// spaces and zero-width characters count for nothing: a name of only those is no name
+	const visible = visibleLength(text);
+	if (visible < min || text.length > max) {
 		const expected =
 			options.expected ??
-			(min > 1 ? `at least ${min} characters` : 'a non-empty text') +
-				(options.maxLength ? ` and at most ${max}` : '');
-		throw invalidField(ctx, field, value, expected, { showValue: !options.secret });
+			(min > 1
+				? `at least ${min} characters (spaces and invisible characters do not count)`
+				: 'a non-empty text') + (options.maxLength ? ` and at most ${max}` : '');
+		const invisibleOnly = visible === 0 && typeof value === 'string' && value !== '';
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			invisibleOnly ? `${expected}, not only spaces or invisible characters` : expected,
+			{ showValue: !options.secret && !invisibleOnly },
+		);
 	}
 	return text;
 }
@@ -261,10 +311,18 @@ export function assertBureaus(ctx: FieldContext, value: unknown, field = 'Bureau
 	return bureaus as Bureau[];
 }
 
+/** A dot at the start or end of the local part, or two in a row: no mail server delivers it. */
+const MISPLACED_DOT = /^\.|\.@|\.\./;
+
 export function assertEmail(ctx: FieldContext, value: unknown, field = 'Email'): string {
 	const email = asText(value);
-	if (!EMAIL_PATTERN.test(email) || email.length > 254) {
-		throw invalidField(ctx, field, value, 'an e-mail address, e.g. name@example.com');
+	if (!EMAIL_PATTERN.test(email) || MISPLACED_DOT.test(email) || email.length > 254) {
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			'an e-mail address, e.g. name@example.com (no dot at the start or end of the name, no two dots in a row)',
+		);
 	}
 	return email;
 }
@@ -298,11 +356,29 @@ export function assertHttpUrl(ctx: FieldContext, value: unknown, field = 'URL'):
 	return href;
 }
 
-export function assertPositiveInteger(ctx: FieldContext, value: unknown, field: string): number {
+/**
+ * A whole number from 1 to `max` (decimal digits if given as text). `expected` replaces the format
+ * the error names.
+ */
+export function assertPositiveInteger(
+	ctx: FieldContext,
+	value: unknown,
+	field: string,
+	options: { max?: number; expected?: string } = {},
+): number {
 	// decimal digits only: Number("0x10") is 16, Number("1e3") is 1000
 	const number = typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value) ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isSafeInteger(number) || number <= 0) {
-		throw invalidField(ctx, field, value, 'a whole number greater than 0, e.g. 86400 for 24 hours');
+	const max = options.max ?? Number.MAX_SAFE_INTEGER;
+	if (typeof number !== 'number' || !Number.isSafeInteger(number) || number <= 0 || number > max) {
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			options.expected ??
+				(options.max === undefined
+					? 'a whole number greater than 0, e.g. 86400 for 24 hours'
+					: `a whole number from 1 to ${options.max}`),
+		);
 	}
 	return number;
 }
@@ -315,15 +391,42 @@ export function assertIdentifier(
 	example: string,
 ): string {
 	const id = asText(value);
-	if (!/^[A-Za-z0-9_-]{3,64}$/.test(id)) {
+	// "null", "undefined", "NaN": what a missing id becomes in an expression, never an id
+	if (!/^[A-Za-z0-9_-]{3,64}$/.test(id) || isPlaceholderWord(id)) {
 		throw invalidField(
 			ctx,
 			field,
 			value,
-			`the identifier the service returned, e.g. ${example} (3 to 64 letters, digits, _ and -)`,
+			`the identifier the service returned, e.g. ${example} (3 to 64 letters, digits, _ and -; ` +
+				'not a placeholder such as null, undefined or NaN)',
 		);
 	}
 	return id;
+}
+
+/**
+ * A password: up to 128 characters with at least one visible one, without control characters (a
+ * NUL, a line break or a tab is never part of a portal password; a NUL would cut the text short in
+ * the systems behind the service). Never trimmed (spaces may be part of it) and never shown back in
+ * an error.
+ */
+export function assertPassword(ctx: FieldContext, value: unknown, field: string): string {
+	if (
+		typeof value !== 'string' ||
+		visibleLength(value) === 0 ||
+		value.length > 128 ||
+		CONTROL_CHARACTERS.test(value)
+	) {
+		throw invalidField(
+			ctx,
+			field,
+			undefined,
+			'a password of at most 128 characters, not only spaces, without control characters ' +
+				'(NUL, line breaks, tabs)',
+			{ showValue: false },
+		);
+	}
+	return value;
 }
 
 export function assertOtp(ctx: FieldContext, value: unknown, field = 'OTP'): string {

@@ -27,10 +27,9 @@ export async function htmlToBinary(
 	return await this.helpers.prepareBinaryData(Buffer.from(html, 'utf8'), fileName, 'text/html');
 }
 
+/** Extensions of the file types a link may answer (an HTML page or JSON is never the file: the transport). */
 const EXTENSIONS: Record<string, string> = {
 	'application/pdf': 'pdf',
-	'text/html': 'html',
-	'application/json': 'json',
 };
 
 /**

@@ -1,6 +1,10 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isPlaceholderWord, visibleLength } from '../../shared/values';
+
+export { isPlaceholderWord, visibleLength };
+
 /**
  * Input checks run before any request leaves. Each returns the normalized value or throws a
  * NodeOperationError that names the field, the item and the expected format. Pure: they need only
@@ -30,36 +34,6 @@ const CONTROL_CHARACTERS = {
 		return false;
 	},
 };
-/**
- * Characters that show nothing: white space of every script, zero-width and other default-ignorable
- * characters (ZWSP U+200B, word joiner, soft hyphen, BOM, Hangul fillers, variation selectors, tags)
- * and the Braille blank. A name made only of them looks empty in every system that shows it.
- */
-const INVISIBLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800]/gu;
-
-/** How many characters of a text show something (see INVISIBLE). */
-export const visibleLength = (text: string): number => [...text.replace(INVISIBLE, '')].length;
-
-/**
- * What a missing value turns into on its way through an expression or a spreadsheet: never an
- * identifier the service issued (compared lowercased).
- */
-const PLACEHOLDER_WORDS = new Set([
-	'null',
-	'undefined',
-	'nan',
-	'none',
-	'nil',
-	'infinity',
-	'-infinity',
-	'true',
-	'false',
-]);
-
-/** Whether a text is a placeholder for a missing value ("null", "undefined", "NaN"…). */
-export const isPlaceholderWord = (text: string): boolean =>
-	PLACEHOLDER_WORDS.has(text.trim().toLowerCase());
-
 export const BUREAUS = ['equifax', 'experian', 'cibil', 'crif'] as const;
 export type Bureau = (typeof BUREAUS)[number];
 
@@ -138,7 +112,7 @@ export function requireText(
 			field,
 			value,
 			invisibleOnly ? `${expected}, not only spaces or invisible characters` : expected,
-			{ showValue: !options.secret && !invisibleOnly },
+			{ showValue: !options.secret },
 		);
 	}
 	return text;

@@ -14,6 +14,7 @@ import {
 	normalizeMultiBureau,
 } from '../../helpers/normalize/creditReport';
 import type { BureauOutcome } from '../../helpers/normalize/creditReport';
+import { MULTI_BUREAU_FACTS } from '../../helpers/answerFacts';
 import type { DownloadSwitch } from '../../helpers/documents';
 import { downloadFile, downloadProperty } from '../../helpers/documents';
 import type { Bureau } from '../../helpers/validation';
@@ -199,8 +200,8 @@ export async function execute(
 		// 500, reset)
 		idempotent: false,
 		body,
-		// an answer naming neither the PAN nor any bureau's result is about no one
-		requiredField: MULTI_BUREAU_REQUIRED,
+		// an answer without any bureau's result is about no one (the PAN alone is the request's echo)
+		requiredField: [MULTI_BUREAU_REQUIRED, MULTI_BUREAU_FACTS],
 		itemIndex,
 	});
 

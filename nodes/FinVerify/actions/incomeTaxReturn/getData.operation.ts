@@ -16,6 +16,7 @@ import {
 	withDocuments,
 } from '../../helpers/documents';
 import type { ItrData, ItrFiling } from '../../helpers/normalize/incomeTax';
+import { ITR_DATA_FACTS } from '../../helpers/answerFacts';
 import {
 	ITR_DATA_REQUIRED,
 	normalizeItrData,
@@ -120,7 +121,7 @@ export async function execute(
 		method: 'POST',
 		path: 'itr-analyzer/data',
 		body: { job_id: jobId },
-		requiredField: ITR_DATA_REQUIRED,
+		requiredField: [ITR_DATA_REQUIRED, ITR_DATA_FACTS],
 		itemIndex,
 	});
 	const data = normalizeItrData(response);

@@ -41,23 +41,22 @@ describe('readPassword', () => {
 		'\u0000',
 		'Secr3t\npass',
 		'\u200b\u200b',
-	])(
-		'rejects %p without showing it',
-		(value) => {
-			let error: NodeOperationError | undefined;
-			try {
-				readPassword(ctx, value, 'New Password');
-			} catch (e) {
-				error = e as NodeOperationError;
-			}
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toBe('Invalid New Password in item 1');
-			expect(error?.description).toMatch(/password of at most 128 characters, not only spaces, without control characters/);
-			if (typeof value === 'string' && value.trim()) {
-				expect(`${error?.message} ${error?.description}`).not.toContain(value);
-			}
-		},
-	);
+	])('rejects %p without showing it', (value) => {
+		let error: NodeOperationError | undefined;
+		try {
+			readPassword(ctx, value, 'New Password');
+		} catch (e) {
+			error = e as NodeOperationError;
+		}
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error?.message).toBe('Invalid New Password in item 1');
+		expect(error?.description).toMatch(
+			/password of at most 128 characters, not only spaces, without control characters/,
+		);
+		if (typeof value === 'string' && value.trim()) {
+			expect(`${error?.message} ${error?.description}`).not.toContain(value);
+		}
+	});
 });
 
 describe('readAssessmentYears', () => {

@@ -4,10 +4,13 @@
  * the expected format, and still accepts the values next to it.
  */
 import { NodeOperationError } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import {
 	assertEmail,
 	assertIdentifier,
+	assertMobile,
+	assertPan,
 	assertPassword,
 	assertPositiveInteger,
 	isPlaceholderWord,
@@ -223,6 +226,42 @@ describe('Base URL: only the service address (or with exactly /api/v1/services)'
 	test('the expected form names the field and an example', () => {
 		expect(BASE_URL_EXPECTED).toBe(
 			'Base URL: expected the service address alone, https:// (or http://), the host and an optional port, e.g. https://api.example.com',
+		);
+	});
+});
+
+describe('what an input error shows back follows Personal Data in Output', () => {
+	const v2 = (parameters: INodeParameters = {}) => ({
+		node: { ...node, typeVersion: 2, parameters },
+		itemIndex: 0,
+	});
+	test('Masked (version 2 default): PAN, mobile and e-mail masked like the output', () => {
+		expect(rejection(() => assertPan(v2(), 'ABCDE12345')).message).toBe(
+			'Invalid PAN in item 0 (got "XXXXXX2345")',
+		);
+		expect(rejection(() => assertMobile(v2(), '+44 7700 900123')).message).toBe(
+			'Invalid Mobile Number in item 0 (got "+XX XXXX XX0123")',
+		);
+		expect(
+			rejection(() =>
+				assertEmail(v2({ personalData: 'masked' }), '.priya@example.com', 'Recipient Email'),
+			).message,
+		).toBe('Invalid Recipient Email in item 0 (got ".XXXXX@example.com")');
+		// a PAN inside another field's value too
+		expect(
+			rejection(() => requireText(v2(), 'Customer Name', 'ABCDE1234F\u0000x')).message,
+		).not.toContain('ABCDE1234F');
+		// what is no personal data stays as typed
+		expect(rejection(() => assertIdentifier(v2(), 'null', 'Job ID', 'itr_1')).message).toBe(
+			'Invalid Job ID in item 0 (got "null")',
+		);
+	});
+	test('Full, and version 1 (no such field): as typed', () => {
+		expect(rejection(() => assertPan(v2({ personalData: 'full' }), 'ABCDE12345')).message).toBe(
+			'Invalid PAN in item 0 (got "ABCDE12345")',
+		);
+		expect(rejection(() => assertMobile(ctx, '+44 7700 900123')).message).toBe(
+			'Invalid Mobile Number in item 3 (got "+44 7700 900123")',
 		);
 	});
 });

@@ -2,6 +2,8 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isPlaceholderWord, visibleLength } from '../../shared/values';
+import type { PersonalDataChoice } from './personalData';
+import { maskPersonalData } from './personalData';
 
 export { isPlaceholderWord, visibleLength };
 
@@ -37,6 +39,25 @@ const CONTROL_CHARACTERS = {
 export const BUREAUS = ['equifax', 'experian', 'cibil', 'crif'] as const;
 export type Bureau = (typeof BUREAUS)[number];
 
+/**
+ * The node's Personal Data in Output, as the input checks see it (the parameters of the node, before
+ * any item): Full in version 1 (no such field) and when chosen, Masked otherwise (the default, and
+ * Raw, which hides the choice).
+ */
+const personalDataOf = (node: INode): PersonalDataChoice =>
+	node.typeVersion < 2 || node.parameters?.personalData === 'full' ? 'full' : 'masked';
+
+/**
+ * The value an error shows back, under the node's Personal Data choice: with Masked, a PAN, mobile
+ * number or e-mail address typed into its field is masked like in the output (`XXXXXX3210`,
+ * `.XXXXX@example.com`), and a PAN inside any other value too. The error is saved with the execution.
+ */
+const shownMasked = (ctx: FieldContext, field: string, value: unknown): string => {
+	const text = shown(value);
+	const masked = maskPersonalData({ [field]: text }, personalDataOf(ctx.node))[field];
+	return typeof masked === 'string' ? masked : text;
+};
+
 const shown = (value: unknown): string => {
 	if (value === undefined || value === null || value === '') return 'an empty value';
 	const text =
@@ -61,7 +82,7 @@ export function invalidField(
 	expected: string,
 	options: { showValue?: boolean } = {},
 ): NodeOperationError {
-	const got = options.showValue === false ? '' : ` (got ${shown(value)})`;
+	const got = options.showValue === false ? '' : ` (got ${shownMasked(ctx, field, value)})`;
 	return inputError(
 		new NodeOperationError(ctx.node, `Invalid ${field} in item ${ctx.itemIndex}${got}`, {
 			itemIndex: ctx.itemIndex,

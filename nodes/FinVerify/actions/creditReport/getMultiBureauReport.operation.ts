@@ -16,7 +16,8 @@ import {
 import type { BureauOutcome } from '../../helpers/normalize/creditReport';
 import { MULTI_BUREAU_FACTS } from '../../helpers/answerFacts';
 import type { DownloadSwitch } from '../../helpers/documents';
-import { downloadFile, downloadProperty } from '../../helpers/documents';
+import { downloadFile, downloadProperty, personalFileName } from '../../helpers/documents';
+import type { PersonalDataChoice } from '../../helpers/personalData';
 import type { Bureau } from '../../helpers/validation';
 import { assertBureaus, assertMobile, assertPan, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
@@ -36,7 +37,7 @@ import {
 	readGender,
 	normalizedOutputOnly,
 } from '../common.descriptions';
-import { isNormalizedOutput } from '../../helpers/outputChoice';
+import { isNormalizedOutput, personalDataChoice } from '../../helpers/outputChoice';
 
 const FILE_FIELD_LABEL = 'Put Report Files in Field';
 /** Version 1 named the switch downloadReportPdf. */
@@ -156,6 +157,8 @@ interface MultiBureauRequest {
 	binaryProperty: string;
 	split: boolean;
 	includeFullReports: boolean;
+	/** Personal Data in Output: the file names follow it. */
+	personalData: PersonalDataChoice;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauRequest {
@@ -181,12 +184,21 @@ export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauReq
 		binaryProperty,
 		split: options.splitIntoItems === true,
 		includeFullReports: options.includeFullReports === true,
+		personalData: personalDataChoice(this, itemIndex),
 	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ body, bureaus, simplify, binaryProperty, split, includeFullReports }: MultiBureauRequest,
+	{
+		body,
+		bureaus,
+		simplify,
+		binaryProperty,
+		split,
+		includeFullReports,
+		personalData,
+	}: MultiBureauRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
@@ -220,8 +232,11 @@ export async function execute(
 	if (download) {
 		for (const outcome of summary.bureaus) {
 			if (!outcome.reportLink) continue;
-			// the PAN as the registry writes it (uppercase)
-			const baseName = `${outcome.pan ?? pan}-${outcome.bureau}-credit-report`;
+			// the PAN as the registry writes it (uppercase), masked under Masked
+			const baseName = personalFileName(
+				`${outcome.pan ?? pan}-${outcome.bureau}-credit-report`,
+				personalData,
+			);
 			files.set(
 				outcome.bureau,
 				await downloadFile.call(this, outcome.reportLink, baseName, itemIndex, policy),

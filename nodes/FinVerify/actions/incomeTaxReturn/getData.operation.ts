@@ -11,6 +11,7 @@ import {
 	documentFor,
 	downloadProperty,
 	numberedDocuments,
+	personalFileName,
 	rawWithDocuments,
 	safeFileName,
 	withDocuments,
@@ -30,7 +31,8 @@ import {
 	outputModeFields,
 	normalizedOutputOnly,
 } from '../common.descriptions';
-import { isNormalizedOutput } from '../../helpers/outputChoice';
+import { isNormalizedOutput, personalDataChoice } from '../../helpers/outputChoice';
+import type { PersonalDataChoice } from '../../helpers/personalData';
 import { readJobId } from './shared';
 
 const properties: INodeProperties[] = [
@@ -70,13 +72,18 @@ const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['get
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** Output items and the documents each one gets. Pure. */
+/**
+ * Output items and the documents each one gets; the file names follow Personal Data in Output (the
+ * PAN in them masked under Masked). Pure.
+ */
 export function planItrItems(
 	data: ItrData,
 	split: boolean,
 	binaryProperty: string | undefined,
+	personalData: PersonalDataChoice,
 ): PlannedItem[] {
-	const fileName = (f: ItrFiling) => safeFileName('itr', data.pan, f.assessmentYear, f.form);
+	const fileName = (f: ItrFiling) =>
+		personalFileName(safeFileName('itr', data.pan, f.assessmentYear, f.form), personalData);
 	if (split) {
 		return splitFilings(data).map((json, position) => {
 			const filing = data.filings[position];
@@ -99,6 +106,7 @@ interface ItrDataRequest {
 	/** Where the filed returns go; absent when not downloading. */
 	binaryProperty?: string;
 	splitFilings: boolean;
+	personalData: PersonalDataChoice;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): ItrDataRequest {
@@ -107,12 +115,18 @@ export function read(this: IExecuteFunctions, itemIndex: number): ItrDataRequest
 	const simplify = isNormalizedOutput(this, itemIndex);
 	const binaryProperty = downloadProperty.call(this, itemIndex);
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
-	return { jobId, simplify, binaryProperty, splitFilings: options.splitFilings === true };
+	return {
+		jobId,
+		simplify,
+		binaryProperty,
+		splitFilings: options.splitFilings === true,
+		personalData: personalDataChoice(this, itemIndex),
+	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ jobId, simplify, binaryProperty, splitFilings }: ItrDataRequest,
+	{ jobId, simplify, binaryProperty, splitFilings, personalData }: ItrDataRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
@@ -126,7 +140,7 @@ export async function execute(
 	});
 	const data = normalizeItrData(response);
 	const planned = simplify
-		? planItrItems(data, splitFilings, binaryProperty)
-		: rawWithDocuments(response, planItrItems(data, false, binaryProperty));
+		? planItrItems(data, splitFilings, binaryProperty, personalData)
+		: rawWithDocuments(response, planItrItems(data, false, binaryProperty, personalData));
 	return await withDocuments.call(this, planned, itemIndex, policy);
 }

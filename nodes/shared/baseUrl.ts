@@ -3,10 +3,20 @@ import { SANDBOX_BASE_URL } from './constants';
 /**
  * The credential's Base URL, parsed and checked once before anything is sent: the API key, secret
  * and refresh token go to this address, so a value that could send them elsewhere (user:pass@, a
- * line break, a backslash) or to a wrong path (?query, #fragment, a part of the API path) is
- * refused with the reason, never "repaired". The node's transport uses `checkBaseUrl`; the
- * credential's Test uses `BASE_URL_TEST_EXPRESSION`, built from the same patterns, and is checked
- * against it input by input (test/integration/credential.test.cts).
+ * line break, a backslash) or to a wrong path (?query, #fragment, a path) is refused with the
+ * reason, never "repaired".
+ *
+ * The documented form is the service's address alone: scheme, host and optional port (every path of
+ * the contract, openapi/finverify.openapi.yaml, begins with /api/v1/services/ right after it), or
+ * that address followed by exactly /api/v1/services, which is dropped. Any other path is refused: a
+ * typo of the API prefix (/api, /api/v1.0/services, /api//v1/services, /v1/services, an encoded
+ * slash) sends every call to a wrong path on the right host, and a prefix such as /finverify cannot
+ * be told from the service by the credential's Test (a host answers any unknown path with "not
+ * found", the very answer Test expects).
+ *
+ * The node's transport uses `checkBaseUrl`; the credential's Test uses `BASE_URL_TEST_EXPRESSION`,
+ * built from the same patterns, and is checked against it input by input
+ * (test/integration/credential.test.cts).
  */
 
 /**
@@ -22,13 +32,19 @@ const PARTS = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/i;
 const HOST_AND_PORT =
 	/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)(:[0-9]{1,5})?$/i;
 const PORT = /:([0-9]{1,5})$/;
-/** Path characters of RFC 3986. */
-const PATH_CHARACTERS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
-/** The API prefix the transport adds, accepted (and dropped) at the end of the Base URL. */
+/** The API prefix the transport adds: accepted (and dropped) as the whole path of the Base URL. */
+const API_PREFIX_PATH = /^\/api\/v1\/services$/i;
 const API_PREFIX_AT_END = /\/api\/v1\/services$/i;
-/** Any other part of an API path ("…/api/v1/service", "…/api/v1"): a typo of the prefix. */
-const API_PATH = /\/api\/v[0-9]+(\/|$)/i;
+/**
+ * A path that looks like (a part of) the API prefix: a segment api, v1, v1.0 or service(s), an empty
+ * segment (//) or a percent-encoded character (%2F).
+ */
+const API_PREFIX_TYPO = /(^|\/)(api|v[0-9]+([._][0-9]+)*|services?)(\/|$)|\/\/|%/i;
 const TRAILING_SLASHES = /\/+$/;
+/** The form the Base URL field expects, as the node's error names it after the problem. */
+export const BASE_URL_EXPECTED =
+	'Base URL: expected the service address alone, https:// (or http://), the host and an optional ' +
+	'port, e.g. https://api.example.com';
 
 export type BaseUrlCheck = { ok: true; url: string } | { ok: false; problem: string };
 
@@ -44,8 +60,8 @@ export function baseUrlOfCredential(credentials: {
 }
 
 /**
- * `https://api.example.com[:port][/path]` without a trailing slash or the API prefix, or the reason
- * the value cannot be used. Without a scheme, https:// is assumed.
+ * `https://api.example.com[:port]` (a trailing slash, or the API prefix /api/v1/services, dropped),
+ * or the reason the value cannot be used. Without a scheme, https:// is assumed.
  */
 export function checkBaseUrl(raw: unknown): BaseUrlCheck {
 	const text = typeof raw === 'string' ? raw.trim() : '';
@@ -71,15 +87,20 @@ export function checkBaseUrl(raw: unknown): BaseUrlCheck {
 	const port = PORT.exec(authority);
 	if (!HOST_AND_PORT.test(authority) || (port && Number(port[1]) > 65535))
 		return refuse(`The host of the Base URL is not valid (got ${authority || 'nothing'}).`);
-	const path = rawPath.replace(TRAILING_SLASHES, '').replace(API_PREFIX_AT_END, '');
-	if (API_PATH.test(path))
+	const path = rawPath.replace(TRAILING_SLASHES, '');
+	if (path !== '' && !API_PREFIX_PATH.test(path)) {
+		const before = path.replace(API_PREFIX_AT_END, '');
+		const shown = path.length > 60 ? `${path.slice(0, 60)}…` : path;
 		return refuse(
-			`The Base URL ends in a part of an API path (${path}). Enter the service address without ` +
-				'/api/v1/services, e.g. https://api.example.com.',
+			// a path before a well-typed prefix (/gateway/api/v1/services) is a path, not a typo; a
+			// slash (//api/v1/services) is a typo
+			/^\/*$/.test(before) || API_PREFIX_TYPO.test(before)
+				? `The Base URL has a mistyped API prefix (${shown}): the node adds /api/v1/services ` +
+						'itself (pasted exactly, /api/v1/services is also accepted).'
+				: `The Base URL has a path (${shown}): the service has none before /api/v1/services.`,
 		);
-	if (!PATH_CHARACTERS.test(path))
-		return refuse('The path of the Base URL contains characters a URL path cannot have.');
-	return { ok: true, url: `${scheme.toLowerCase()}://${authority}${path}` };
+	}
+	return { ok: true, url: `${scheme.toLowerCase()}://${authority}` };
 }
 
 const source = (pattern: RegExp) => `/${pattern.source}/${pattern.flags}`;
@@ -97,9 +118,9 @@ export const BASE_URL_TEST_EXPRESSION =
 	'if (!p || !/^https?$/i.test(p[1]) || p[4] !== undefined || p[5] !== undefined) return ""; ' +
 	`const port = ${source(PORT)}.exec(p[2]); ` +
 	`if (!${source(HOST_AND_PORT)}.test(p[2]) || (port && Number(port[1]) > 65535)) return ""; ` +
-	`const path = p[3].replace(${source(TRAILING_SLASHES)}, "").replace(${source(API_PREFIX_AT_END)}, ""); ` +
-	`if (${source(API_PATH)}.test(path) || !${source(PATH_CHARACTERS)}.test(path)) return ""; ` +
-	'return p[1].toLowerCase() + "://" + p[2] + path; ' +
+	`const path = p[3].replace(${source(TRAILING_SLASHES)}, ""); ` +
+	`if (path !== "" && !${source(API_PREFIX_PATH)}.test(path)) return ""; ` +
+	'return p[1].toLowerCase() + "://" + p[2]; ' +
 	'})($credentials.environment === "sandbox" ? ($credentials.sandboxUrl || "' +
 	SANDBOX_BASE_URL +
 	'") : $credentials.baseUrl) }}';

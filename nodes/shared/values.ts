@@ -23,3 +23,34 @@ export function toIsoTimestamp(value: unknown): string | null {
 	if (Number.isNaN(time)) return null;
 	return new Date(time).toISOString();
 }
+
+/**
+ * Characters that show nothing: white space of every script, zero-width and other default-ignorable
+ * characters (ZWSP U+200B, word joiner, soft hyphen, BOM, Hangul fillers, variation selectors, tags)
+ * and the Braille blank. A name (or an answer's field) made only of them looks empty wherever it is
+ * shown.
+ */
+const INVISIBLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800]/gu;
+
+/** How many characters of a text show something (see INVISIBLE). */
+export const visibleLength = (text: string): number => [...text.replace(INVISIBLE, '')].length;
+
+/**
+ * What a missing value turns into on its way through an expression, a spreadsheet or a serializer:
+ * never an identifier, a name or a status (compared trimmed and lowercased).
+ */
+const PLACEHOLDER_WORDS = new Set([
+	'null',
+	'undefined',
+	'nan',
+	'none',
+	'nil',
+	'infinity',
+	'-infinity',
+	'true',
+	'false',
+]);
+
+/** Whether a text is a placeholder for a missing value ("null", "undefined", "NaN"…). */
+export const isPlaceholderWord = (text: string): boolean =>
+	PLACEHOLDER_WORDS.has(text.trim().toLowerCase());

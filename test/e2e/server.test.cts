@@ -328,6 +328,9 @@ test('credential test in the real app: a Base URL that would send the key elsewh
 		`http://${sandboxHost}?q=1`,
 		`http://${sandboxHost}#frag`,
 		`http://${sandboxHost}/api/v1/service`,
+		`http://${sandboxHost}/api/v1.0/services`,
+		// a path the simulator would answer with the "not found" Test expects (issue 33)
+		`http://${sandboxHost}/finverify`,
 	]) {
 		const verdict = await stack.rest('POST', '/rest/credentials/test', {
 			credentials: {

@@ -226,9 +226,9 @@ describe('Base URL tricks: refused by the node and by Test, nothing sent', () =>
 		[
 			'a wrong API path (…/api/v1/service)',
 			() => `${legit.url}/api/v1/service`,
-			/part of an API path/,
+			/mistyped API prefix \(\/api\/v1\/service\)/,
 		],
-		['…/api/v1', () => `${legit.url}/api/v1/`, /part of an API path/],
+		['…/api/v1', () => `${legit.url}/api/v1/`, /mistyped API prefix \(\/api\/v1\)/],
 		['a port out of range', () => 'http://127.0.0.1:70000', /host of the Base URL/],
 		['no host', () => 'https:///api', /host of the Base URL/],
 	];
@@ -276,11 +276,11 @@ describe('Base URL tricks: refused by the node and by Test, nothing sent', () =>
 
 	test.each([
 		'https://api.example.com',
-		'HTTPS://Api.Example.com:8443/finverify/',
-		'api.example.com/gateway/api/v1/services',
+		'HTTPS://Api.Example.com:8443/',
+		'api.example.com/api/v1/services',
+		'https://api.example.com/API/V1/Services/',
 		'http://[::1]:4010',
 		'  http://127.0.0.1:4010/  ',
-		'https://gw.example.com/api',
 	])('the Test and the node resolve %j to the same address', (baseUrl) => {
 		const checked = checkBaseUrl(baseUrl);
 		expect(checked.ok).toBe(true);
@@ -303,5 +303,98 @@ describe('Base URL tricks: refused by the node and by Test, nothing sent', () =>
 		expect(legit.requests).toHaveLength(1);
 		expect(legit.requests[0].path).toBe('/api/v1/services/aa-bsa-journey/status');
 		expect(legit.requests[0].headers['x-api-key']).toBe(KEYS.apiKey);
+	});
+});
+
+/**
+ * Issue 33: the documented Base URL is the service address alone (or with exactly /api/v1/services, which
+ * is dropped). A typo of the API prefix, or any other path, sent the key and secret to a wrong path on the
+ * simulator's own host, from the node and from Test; a /finverify prefix even passed Test, because the
+ * simulator (like many hosts) answers every unknown path with the "not found" Test expects. Now both
+ * refuse them, naming the Base URL and the expected form, and the simulator's request log stays empty.
+ */
+describe('API-prefix typos and paths on the right host: refused by the node and by Test', () => {
+	let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
+	beforeAll(async () => {
+		sandbox = await startTestSandbox();
+	});
+	afterAll(async () => await sandbox.close());
+
+	const TYPOS = [
+		'/api',
+		'/api/',
+		'/api/v1.0/services',
+		'/api//v1/services',
+		'/v1/services',
+		'/api/services',
+		'/api/v1/service',
+		'/api/v2/services',
+		'/api%2Fv1%2Fservices',
+		'/api/v1%2Fservices',
+		'//api/v1/services',
+		'/api/v1/services/corporate',
+	];
+	const PATHS = ['/finverify', '/finverify/', '/gateway/api/v1/services', '/v1'];
+
+	test.each([
+		...TYPOS.map((path) => [path, /has a mistyped API prefix/] as const),
+		...PATHS.map((path) => [path, /has a path|mistyped API prefix/] as const),
+	])('%s', async (path, problem) => {
+		const baseUrl = `${sandbox.url}${path}`;
+		const before = (await sandbox.control.requests()).length;
+
+		engine.setCredentials({
+			finVerifyApi: {
+				environment: 'custom',
+				baseUrl,
+				apiKey: 'sandbox-key',
+				apiSecret: 'sandbox-secret',
+			},
+		});
+		const result = await engine.run(
+			nodeWorkflow({
+				parameters: {
+					resource: 'company',
+					operation: 'getByCin',
+					company: { __rl: true, mode: 'cin', value: 'L17110MH1973PLC019786' },
+				},
+			}),
+		);
+		expect(result.error?.message).toBe('The FinVerify credential has no valid Base URL');
+		expect(result.error?.description).toMatch(problem);
+		// names the field and the form it expects
+		expect(result.error?.description).toContain(
+			'Base URL: expected the service address alone, https:// (or http://), the host and an optional port, e.g. https://api.example.com',
+		);
+		expect(result.error?.description).toContain('Nothing was sent');
+
+		expect(testBaseUrl({ environment: 'custom', baseUrl })).toBe('');
+		const verdict = await runCredentialTest(engine, 'finVerifyApi', new FinVerifyApi().test, {
+			environment: 'custom',
+			baseUrl,
+			apiKey: 'sandbox-key',
+			apiSecret: 'sandbox-secret',
+		});
+		expect(verdict).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/^(Invalid URL|ERR_INVALID_URL)$/),
+		});
+
+		// the simulator's request log: nothing reached it, from the node or from Test
+		expect(await sandbox.control.requests()).toHaveLength(before);
+	});
+
+	test('the same host without a path passes Test, and its one request is logged', async () => {
+		const before = (await sandbox.control.requests()).length;
+		const verdict = await runCredentialTest(engine, 'finVerifyApi', new FinVerifyApi().test, {
+			environment: 'custom',
+			baseUrl: `${sandbox.url}/api/v1/services/`,
+			apiKey: 'sandbox-key',
+			apiSecret: 'sandbox-secret',
+		});
+		expect(verdict.status).toBe('OK');
+		const requests = await sandbox.control.requests();
+		expect(requests).toHaveLength(before + 1);
+		expect(requests[requests.length - 1].path).toBe('/api/v1/services/aa-bsa-journey/status');
 	});
 });

@@ -441,7 +441,13 @@ describe('Fetch Results When Complete (against a scripted server)', () => {
 
 	test('one document fails: the item still arrives, with the other document and a fetchError', async () => {
 		stub.respond('/api/v1/services/aa-bsa-journey/statement-result', {
-			body: { status_code: 200, data: { client_id: 'aa_0123456789abcdef01234567', accounts: [] } },
+			body: {
+				status_code: 200,
+				data: {
+					client_id: 'aa_0123456789abcdef01234567',
+					accounts: [{ account_index: 0, bank_name: 'HDFC Bank', transactions: [] }],
+				},
+			},
 		});
 		stub.respond('/api/v1/services/aa-bsa-journey/analysis-json', {
 			status: 409,
@@ -471,6 +477,32 @@ describe('Fetch Results When Complete (against a scripted server)', () => {
 			'/api/v1/services/aa-bsa-journey/statement-result?client_id=aa_0123456789abcdef01234567',
 		]);
 		expect(stub.requests.every((r) => r.headers['x-api-key'] === 'sandbox-key')).toBe(true);
+	});
+
+	test('answers that say nothing (no account, an empty summary) are a fetchError, not empty results (issue 33)', async () => {
+		stub.respond('/api/v1/services/aa-bsa-journey/statement-result', {
+			body: {
+				status_code: 200,
+				data: { client_id: 'aa_0123456789abcdef01234567', accounts: [''] },
+			},
+		});
+		stub.respond('/api/v1/services/aa-bsa-journey/analysis-json', {
+			body: { success: true, data: { client_id: 'aa_0123456789abcdef01234567', summary: {} } },
+		});
+		const { url, hooks } = await serve(fetchWorkflow);
+		expect((await deliver(url, journeyEvent('analysis_complete'))).status).toBe(200);
+		const [run] = await hooks.waitForExecutions(1);
+		const [item] = run.json(NODE);
+		expect(item.statementResult).toBeUndefined();
+		expect(item.analysis).toBeUndefined();
+		expect(item.fetchError).toMatchObject({
+			code: 'INCOMPLETE_RESPONSE',
+			httpCode: '200',
+			documents: ['statementResult', 'analysis'],
+		});
+		expect(String((item.fetchError as { message: string }).message)).toMatch(
+			/without an account with its number, bank or transactions/,
+		);
 	});
 
 	test('service unreachable: the event is not lost, fetchError says why', async () => {

@@ -30,23 +30,33 @@ describe('readPassword', () => {
 	it('keeps the password exactly (spaces included)', () => {
 		expect(readPassword(ctx, ' Secr3t! pass ', 'New Password')).toBe(' Secr3t! pass ');
 	});
-	it.each(['', '   ', undefined, null, 12345678, 'x'.repeat(129)])(
-		'rejects %p without showing it',
-		(value) => {
-			let error: NodeOperationError | undefined;
-			try {
-				readPassword(ctx, value, 'New Password');
-			} catch (e) {
-				error = e as NodeOperationError;
-			}
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toBe('Invalid New Password in item 1');
-			expect(error?.description).toMatch(/non-empty password/);
-			if (typeof value === 'string' && value.trim()) {
-				expect(`${error?.message} ${error?.description}`).not.toContain(value);
-			}
-		},
-	);
+	it.each([
+		'',
+		'   ',
+		undefined,
+		null,
+		12345678,
+		'x'.repeat(129),
+		'Secr3t\u0000pass',
+		'\u0000',
+		'Secr3t\npass',
+		'\u200b\u200b',
+	])('rejects %p without showing it', (value) => {
+		let error: NodeOperationError | undefined;
+		try {
+			readPassword(ctx, value, 'New Password');
+		} catch (e) {
+			error = e as NodeOperationError;
+		}
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error?.message).toBe('Invalid New Password in item 1');
+		expect(error?.description).toMatch(
+			/password of at most 128 characters, not only spaces, without control characters/,
+		);
+		if (typeof value === 'string' && value.trim()) {
+			expect(`${error?.message} ${error?.description}`).not.toContain(value);
+		}
+	});
 });
 
 describe('readAssessmentYears', () => {
@@ -126,7 +136,7 @@ describe('planItrItems', () => {
 		},
 	});
 	it('one item: files go to <name>_<position> in filing order (newest first)', () => {
-		const [item] = planItrItems(data, false, 'data');
+		const [item] = planItrItems(data, false, 'data', 'full');
 		expect(item.documents).toEqual([
 			{
 				url: 'https://files.example.com/2024.pdf',
@@ -144,7 +154,7 @@ describe('planItrItems', () => {
 		expect((item.json.latestFiling as { binaryProperty: string }).binaryProperty).toBe('data_0');
 	});
 	it('split: one item per filing, each file in <name>', () => {
-		const items = planItrItems(data, true, 'doc');
+		const items = planItrItems(data, true, 'doc', 'full');
 		expect(items).toHaveLength(3);
 		expect(items.map((i) => i.documents.map((d) => d.property))).toEqual([['doc'], ['doc'], []]);
 		expect(items[0].json).toMatchObject({
@@ -154,7 +164,19 @@ describe('planItrItems', () => {
 			binaryProperty: 'doc',
 		});
 	});
+	it('Masked (issue 33): the PAN in the file names shows its last 4 characters only', () => {
+		const [item] = planItrItems(data, false, 'data', 'masked');
+		expect(item.documents.map((d) => d.fileName)).toEqual([
+			'itr_XXXXXX234F_2024-25_ITR-2.pdf',
+			'itr_XXXXXX234F_2023-24_ITR-1.pdf',
+		]);
+		expect(
+			JSON.stringify(planItrItems(data, true, 'doc', 'masked').map((i) => i.documents)),
+		).not.toContain('ABCDE1234F');
+	});
 	it('without download no documents are planned', () => {
-		expect(planItrItems(data, true, undefined).every((i) => i.documents.length === 0)).toBe(true);
+		expect(
+			planItrItems(data, true, undefined, 'masked').every((i) => i.documents.length === 0),
+		).toBe(true);
 	});
 });

@@ -86,7 +86,16 @@ describe('redaction', () => {
 	test('replaces every occurrence of every secret, skipping empty ones', () => {
 		expect(
 			redactSecrets('key abcd1234 and abcd1234 and zz', ['abcd1234', '', undefined, 'zz']),
-		).toBe('key [redacted] and [redacted] and zz');
+		).toBe('key [redacted] and [redacted] and [redacted]');
+	});
+	test('a secret shorter than 4 characters is replaced where it stands alone (issue 33)', () => {
+		expect(redactSecrets('Key k1 with secret "s" rejected; key=k1;', ['k1', 's', 'x-1'])).toBe(
+			'Key [redacted] with secret "[redacted]" rejected; key=[redacted];',
+		);
+		// not inside longer words: "secrets", "sk1" keep their letters
+		expect(redactSecrets('secrets sk1 k12', ['k1', 's'])).toBe('secrets sk1 k12');
+		expect(redactSecrets('a x-1 b', ['x-1'])).toBe('a [redacted] b');
+		expect(redactSecrets('a.b (c) $', ['(c)', '$'])).toBe('a.b [redacted] [redacted]');
 	});
 	test('works through nested objects and arrays', () => {
 		expect(redactDeep({ a: ['x secret-1 y'], b: { c: 'secret-1' }, n: 3 }, ['secret-1'])).toEqual({

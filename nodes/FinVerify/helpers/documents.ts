@@ -9,6 +9,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../transport';
 import { downloadDocument } from '../transport';
+import type { PersonalDataChoice } from './personalData';
+import { maskPansInText } from './personalData';
 import { assertBinaryPropertyName } from './validation';
 
 /**
@@ -27,10 +29,9 @@ export async function htmlToBinary(
 	return await this.helpers.prepareBinaryData(Buffer.from(html, 'utf8'), fileName, 'text/html');
 }
 
+/** Extensions of the file types a link may answer (an HTML page or JSON is never the file: the transport). */
 const EXTENSIONS: Record<string, string> = {
 	'application/pdf': 'pdf',
-	'text/html': 'html',
-	'application/json': 'json',
 };
 
 /**
@@ -63,6 +64,15 @@ export interface DocumentToDownload {
 	/** Binary property to put the file in. */
 	property: string;
 	fileName: string;
+}
+
+/**
+ * A file name the node builds, under the item's Personal Data in Output: with Masked, a PAN in it
+ * (`ABCDE1234F-cibil-credit-report`, `itr_ABCDE1234F_2024-25_ITR-1.pdf`, or a name the user chose)
+ * shows its last 4 characters only, as in the JSON output (`XXXXXX234F-cibil-credit-report`).
+ */
+export function personalFileName(name: string, choice: PersonalDataChoice): string {
+	return choice === 'masked' ? maskPansInText(name) : name;
 }
 
 /** A file name made of safe characters only, e.g. `statement_aa_123_0.pdf`. */

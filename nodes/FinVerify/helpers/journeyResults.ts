@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FinVerifyContext } from '../transport';
 import { apiRequest } from '../transport';
+import { ANALYSIS_FACTS, STATEMENT_FACTS } from './answerFacts';
 
 /**
  * Fetch Results When Complete, as the FinVerify Trigger and the journey waits (Wait Options) both
@@ -74,8 +75,8 @@ export async function fetchJourneyResults(
 	clientId: string,
 ): Promise<FetchedResults> {
 	const documents = [
-		{ key: 'statementResult', path: 'aa-bsa-journey/statement-result' },
-		{ key: 'analysis', path: 'aa-bsa-journey/analysis-json' },
+		{ key: 'statementResult', path: 'aa-bsa-journey/statement-result', required: STATEMENT_FACTS },
+		{ key: 'analysis', path: 'aa-bsa-journey/analysis-json', required: ANALYSIS_FACTS },
 	] as const;
 	const settled = await Promise.allSettled(
 		documents.map(
@@ -84,6 +85,8 @@ export async function fetchJourneyResults(
 					method: 'GET',
 					path: doc.path,
 					qs: { client_id: clientId },
+					// an answer without the statement or analysis is a fetchError, not an empty result
+					requiredField: doc.required,
 					...FETCH_POLICY,
 				}),
 		),

@@ -1,6 +1,12 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isPlaceholderWord, visibleLength } from '../../shared/values';
+import type { PersonalDataChoice } from './personalData';
+import { maskPersonalData } from './personalData';
+
+export { isPlaceholderWord, visibleLength };
+
 /**
  * Input checks run before any request leaves. Each returns the normalized value or throws a
  * NodeOperationError that names the field, the item and the expected format. Pure: they need only
@@ -33,9 +39,33 @@ const CONTROL_CHARACTERS = {
 export const BUREAUS = ['equifax', 'experian', 'cibil', 'crif'] as const;
 export type Bureau = (typeof BUREAUS)[number];
 
+/**
+ * The node's Personal Data in Output, as the input checks see it (the parameters of the node, before
+ * any item): Full in version 1 (no such field) and when chosen, Masked otherwise (the default, and
+ * Raw, which hides the choice).
+ */
+const personalDataOf = (node: INode): PersonalDataChoice =>
+	node.typeVersion < 2 || node.parameters?.personalData === 'full' ? 'full' : 'masked';
+
+/**
+ * The value an error shows back, under the node's Personal Data choice: with Masked, a PAN, mobile
+ * number or e-mail address typed into its field is masked like in the output (`XXXXXX3210`,
+ * `.XXXXX@example.com`), and a PAN inside any other value too. The error is saved with the execution.
+ */
+const shownMasked = (ctx: FieldContext, field: string, value: unknown): string => {
+	const text = shown(value);
+	const masked = maskPersonalData({ [field]: text }, personalDataOf(ctx.node))[field];
+	return typeof masked === 'string' ? masked : text;
+};
+
 const shown = (value: unknown): string => {
 	if (value === undefined || value === null || value === '') return 'an empty value';
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	const text =
+		typeof value === 'string'
+			? value
+			: typeof value === 'number'
+				? String(value)
+				: JSON.stringify(value);
 	return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
 };
 
@@ -52,7 +82,7 @@ export function invalidField(
 	expected: string,
 	options: { showValue?: boolean } = {},
 ): NodeOperationError {
-	const got = options.showValue === false ? '' : ` (got ${shown(value)})`;
+	const got = options.showValue === false ? '' : ` (got ${shownMasked(ctx, field, value)})`;
 	return inputError(
 		new NodeOperationError(ctx.node, `Invalid ${field} in item ${ctx.itemIndex}${got}`, {
 			itemIndex: ctx.itemIndex,
@@ -61,8 +91,13 @@ export function invalidField(
 	);
 }
 
+/** A text or a finite number as text, trimmed; anything else (NaN, Infinity, objects) is ''. */
 const asText = (value: unknown): string =>
-	typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+	typeof value === 'string'
+		? value.trim()
+		: typeof value === 'number' && Number.isFinite(value)
+			? String(value)
+			: '';
 
 export function requireText(
 	ctx: FieldContext,
@@ -84,12 +119,22 @@ export function requireText(
 			},
 		);
 	}
-	if (text.length < min || text.length > max) {
+	// spaces and zero-width characters count for nothing: a name of only those is no name
+	const visible = visibleLength(text);
+	if (visible < min || text.length > max) {
 		const expected =
 			options.expected ??
-			(min > 1 ? `at least ${min} characters` : 'a non-empty text') +
-				(options.maxLength ? ` and at most ${max}` : '');
-		throw invalidField(ctx, field, value, expected, { showValue: !options.secret });
+			(min > 1
+				? `at least ${min} characters (spaces and invisible characters do not count)`
+				: 'a non-empty text') + (options.maxLength ? ` and at most ${max}` : '');
+		const invisibleOnly = visible === 0 && typeof value === 'string' && value !== '';
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			invisibleOnly ? `${expected}, not only spaces or invisible characters` : expected,
+			{ showValue: !options.secret },
+		);
 	}
 	return text;
 }
@@ -261,10 +306,18 @@ export function assertBureaus(ctx: FieldContext, value: unknown, field = 'Bureau
 	return bureaus as Bureau[];
 }
 
+/** A dot at the start or end of the local part, or two in a row: no mail server delivers it. */
+const MISPLACED_DOT = /^\.|\.@|\.\./;
+
 export function assertEmail(ctx: FieldContext, value: unknown, field = 'Email'): string {
 	const email = asText(value);
-	if (!EMAIL_PATTERN.test(email) || email.length > 254) {
-		throw invalidField(ctx, field, value, 'an e-mail address, e.g. name@example.com');
+	if (!EMAIL_PATTERN.test(email) || MISPLACED_DOT.test(email) || email.length > 254) {
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			'an e-mail address, e.g. name@example.com (no dot at the start or end of the name, no two dots in a row)',
+		);
 	}
 	return email;
 }
@@ -298,11 +351,29 @@ export function assertHttpUrl(ctx: FieldContext, value: unknown, field = 'URL'):
 	return href;
 }
 
-export function assertPositiveInteger(ctx: FieldContext, value: unknown, field: string): number {
+/**
+ * A whole number from 1 to `max` (decimal digits if given as text). `expected` replaces the format
+ * the error names.
+ */
+export function assertPositiveInteger(
+	ctx: FieldContext,
+	value: unknown,
+	field: string,
+	options: { max?: number; expected?: string } = {},
+): number {
 	// decimal digits only: Number("0x10") is 16, Number("1e3") is 1000
 	const number = typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value) ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isSafeInteger(number) || number <= 0) {
-		throw invalidField(ctx, field, value, 'a whole number greater than 0, e.g. 86400 for 24 hours');
+	const max = options.max ?? Number.MAX_SAFE_INTEGER;
+	if (typeof number !== 'number' || !Number.isSafeInteger(number) || number <= 0 || number > max) {
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			options.expected ??
+				(options.max === undefined
+					? 'a whole number greater than 0, e.g. 86400 for 24 hours'
+					: `a whole number from 1 to ${options.max}`),
+		);
 	}
 	return number;
 }
@@ -315,15 +386,42 @@ export function assertIdentifier(
 	example: string,
 ): string {
 	const id = asText(value);
-	if (!/^[A-Za-z0-9_-]{3,64}$/.test(id)) {
+	// "null", "undefined", "NaN": what a missing id becomes in an expression, never an id
+	if (!/^[A-Za-z0-9_-]{3,64}$/.test(id) || isPlaceholderWord(id)) {
 		throw invalidField(
 			ctx,
 			field,
 			value,
-			`the identifier the service returned, e.g. ${example} (3 to 64 letters, digits, _ and -)`,
+			`the identifier the service returned, e.g. ${example} (3 to 64 letters, digits, _ and -; ` +
+				'not a placeholder such as null, undefined or NaN)',
 		);
 	}
 	return id;
+}
+
+/**
+ * A password: up to 128 characters with at least one visible one, without control characters (a
+ * NUL, a line break or a tab is never part of a portal password; a NUL would cut the text short in
+ * the systems behind the service). Never trimmed (spaces may be part of it) and never shown back in
+ * an error.
+ */
+export function assertPassword(ctx: FieldContext, value: unknown, field: string): string {
+	if (
+		typeof value !== 'string' ||
+		visibleLength(value) === 0 ||
+		value.length > 128 ||
+		CONTROL_CHARACTERS.test(value)
+	) {
+		throw invalidField(
+			ctx,
+			field,
+			undefined,
+			'a password of at most 128 characters, not only spaces, without control characters ' +
+				'(NUL, line breaks, tabs)',
+			{ showValue: false },
+		);
+	}
+	return value;
 }
 
 export function assertOtp(ctx: FieldContext, value: unknown, field = 'OTP'): string {

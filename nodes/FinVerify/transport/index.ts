@@ -14,8 +14,9 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { BaseUrlCheck } from '../../shared/baseUrl';
-import { baseUrlOfCredential, checkBaseUrl } from '../../shared/baseUrl';
+import { BASE_URL_EXPECTED, baseUrlOfCredential, checkBaseUrl } from '../../shared/baseUrl';
 import { CREDENTIAL_TYPE } from '../../shared/constants';
+import { isPlaceholderWord, visibleLength } from '../../shared/values';
 import { isErrorEnvelope, parseApiError } from './errors';
 import { redactDeep, redactSecrets } from './redact';
 import type { GateStop, RequestGate } from './gate';
@@ -86,14 +87,18 @@ export interface ApiRequestOptions extends RequestPolicy {
 	/**
 	 * Dotted path of the field a successful answer must carry (e.g. `data.client_id`); alternatives
 	 * separated by `|`. A 2xx without it (`{"success":true,"data":{}}`) is an error naming the field,
-	 * not a success with nulls. Or a check naming what the answer lacks, for what a path cannot say (a
-	 * journey status that is a word, not an HTTP code; a list with at least one entry).
+	 * not a success with nulls; so is one where it is blank, empty or status-like (see `isFact`). Or a
+	 * check naming what the answer lacks, for what a path cannot say (a journey status that is a
+	 * word, not an HTTP code; a list with at least one entry); or a list of them, all required.
 	 */
 	requiredField?: RequiredField;
 }
 
-/** What a successful answer must carry: dotted paths separated by `|`, or a check naming what it lacks. */
-export type RequiredField = string | ((body: unknown) => string | undefined);
+/**
+ * What a successful answer must carry: dotted paths separated by `|`, a check naming what it lacks,
+ * or a list of them (every one must hold; the first that fails is named).
+ */
+export type RequiredField = string | ((body: unknown) => string | undefined) | RequiredField[];
 
 function valueAt(body: unknown, path: string): unknown {
 	let current: unknown = body;
@@ -104,21 +109,79 @@ function valueAt(body: unknown, path: string): unknown {
 	return current;
 }
 
-/** The missing field of an answer (undefined when present and not empty). */
+/** An HTTP status code, as a number or as text: what an envelope says about itself (200, "404"). */
+const isHttpCode = (value: string | number): boolean =>
+	/^[1-5][0-9]{2}$/.test(String(value).trim());
+
+/** Words an envelope says about itself (besides placeholders such as "null"): never a fact. */
+const ENVELOPE_WORDS = new Set(['ok', 'success', 'successful', 'n/a']);
+
+/** Keys that say when and under which request id the service answered: nothing about the subject. */
+const METADATA_KEYS = new Set(['requestid', 'timestamp']);
+/** Keys whose number is a code: an HTTP code there (`status: 200`) is the envelope speaking. */
+const CODE_KEYS = new Set(['status', 'statuscode', 'code', 'httpcode', 'errorcode']);
+const compactKey = (key: string) => key.toLowerCase().replace(/[^a-z]/g, '');
+
+/** Deeper than this a non-empty value counts as it is (no answer nests identifying facts deeper). */
+const FACT_DEPTH = 8;
+
+/**
+ * Whether a value states a fact about the subject. Text counts when it shows something and is not an
+ * HTTP code, an envelope word ("OK", "success") or a placeholder ("null", "NaN"); a number counts,
+ * except an HTTP code as the value asked for itself or under a status or code key; a list counts when
+ * one of its entries does, a record when one of its values does (its request id and timestamp
+ * aside). Blank text (spaces, zero-width characters), an empty list, `{}`, booleans and null state
+ * nothing.
+ */
+export function isFact(value: unknown, atPath = true, depth = 0): boolean {
+	if (typeof value === 'string') {
+		const text = value.trim();
+		return (
+			visibleLength(text) > 0 &&
+			!isHttpCode(text) &&
+			!ENVELOPE_WORDS.has(text.toLowerCase()) &&
+			!isPlaceholderWord(text)
+		);
+	}
+	if (typeof value === 'number') return Number.isFinite(value) && !(atPath && isHttpCode(value));
+	if (typeof value !== 'object' || value === null) return false;
+	if (depth >= FACT_DEPTH) return Object.keys(value).length > 0;
+	if (Array.isArray(value)) return value.some((entry) => isFact(entry, false, depth + 1));
+	return Object.entries(value).some(([key, entry]) => {
+		const name = compactKey(key);
+		return !METADATA_KEYS.has(name) && isFact(entry, CODE_KEYS.has(name), depth + 1);
+	});
+}
+
+/**
+ * Whether the value at a path counts as present. A status (a key ending in "status") counts only as
+ * a word: text with a letter, not an envelope word or a placeholder (`200`, `"200"`, `"OK"` are no
+ * status of a job, a reset or a session).
+ */
+function presentAt(body: unknown, path: string): boolean {
+	const value = valueAt(body, path);
+	const key = path.slice(path.lastIndexOf('.') + 1);
+	if (/status$/i.test(key))
+		return typeof value === 'string' && /\p{L}/u.test(value) && isFact(value);
+	return isFact(value);
+}
+
+/** The missing field of an answer (undefined when present and not blank, empty or status-like). */
 export function missingField(
 	body: unknown,
 	requiredField: RequiredField | undefined,
 ): string | undefined {
 	if (!requiredField) return undefined;
+	if (Array.isArray(requiredField)) {
+		for (const required of requiredField) {
+			const missing = missingField(body, required);
+			if (missing !== undefined) return missing;
+		}
+		return undefined;
+	}
 	if (typeof requiredField === 'function') return requiredField(body);
 	const alternatives = requiredField.split('|');
-	const present = alternatives.some((path) => {
-		const value = valueAt(body, path);
-		if (value === undefined || value === null || value === '') return false;
-		if (typeof value === 'object' && !Array.isArray(value)) return Object.keys(value).length > 0;
-		return true;
-	});
-	return present ? undefined : alternatives.join(' or ');
+	return alternatives.some((path) => presentAt(body, path)) ? undefined : alternatives.join(' or ');
 }
 
 const secretsOf = (c: FinVerifyCredentials) => [
@@ -183,9 +246,7 @@ async function loadCredentials(this: FinVerifyContext, itemIndex?: number) {
 		// nothing is sent: the key and secret would go wherever a bad value points
 		throw new NodeOperationError(this.getNode(), 'The FinVerify credential has no valid Base URL', {
 			itemIndex,
-			description:
-				`${loaded.baseUrl.problem} Open the credential and enter the http(s) address of the ` +
-				'service, e.g. https://api.example.com. Nothing was sent.',
+			description: `${loaded.baseUrl.problem} ${BASE_URL_EXPECTED}. Nothing was sent.`,
 		});
 	}
 	return { ...loaded, baseUrl: loaded.baseUrl.url };
@@ -234,6 +295,37 @@ function parseBody(body: unknown): { parsed: unknown; malformed: boolean } {
 	} catch {
 		return { parsed: body, malformed: true };
 	}
+}
+
+/** The start of an HTML page (after a byte-order mark and white space). */
+const HTML_START = /^\uFEFF?\s*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i;
+
+/**
+ * Whether an answer is an HTML page (a proxy's or gateway's error page, a login page): by its
+ * content type or, whatever the type says, by how its first bytes read.
+ */
+export function isHtmlPage(body: unknown, contentType?: string): boolean {
+	const type = contentType?.split(';')[0].trim().toLowerCase();
+	if (type === 'text/html' || type === 'application/xhtml+xml') return true;
+	const start = Buffer.isBuffer(body)
+		? body.subarray(0, 512).toString('utf8')
+		: body instanceof ArrayBuffer
+			? Buffer.from(body.slice(0, 512)).toString('utf8')
+			: typeof body === 'string'
+				? body.slice(0, 512)
+				: '';
+	return HTML_START.test(start);
+}
+
+/** The title of an HTML page, for the error (at most 80 characters), if it has one. */
+function htmlTitle(body: unknown): string | undefined {
+	const text = Buffer.isBuffer(body)
+		? body.subarray(0, 4096).toString('utf8')
+		: typeof body === 'string'
+			? body.slice(0, 4096)
+			: '';
+	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1].replace(/\s+/g, ' ').trim();
+	return title ? title.slice(0, 80) : undefined;
 }
 
 /** Bodies are JSON objects; a bare array or scalar is wrapped so callers always get an object. */
@@ -576,7 +668,9 @@ async function sendWithRetries(
 			throw fail(
 				{ message: `The answer has no ${missing}`, code: 'INCOMPLETE_RESPONSE' },
 				`The service answered success without ${missing}`,
-				`${options.method} ${API_PREFIX}${options.path} returned HTTP ${status} but no ${missing}; nothing in the answer can be used`,
+				`${options.method} ${API_PREFIX}${options.path} returned HTTP ${status} but no ${missing} ` +
+					'(blank or empty values and status words such as "200" or "OK" do not count); nothing in ' +
+					'the answer can be used',
 				String(status),
 			);
 		}
@@ -594,6 +688,18 @@ async function sendWithRetries(
 		}
 
 		if (ok && malformed) {
+			const contentType = headerValue(response.headers as IDataObject, 'content-type');
+			if (isHtmlPage(response.body, contentType)) {
+				const title = htmlTitle(response.body);
+				throw fail(
+					{ message: 'HTML page instead of JSON', code: 'MALFORMED_RESPONSE' },
+					'The service answered with an HTML page instead of JSON',
+					`${options.method} ${API_PREFIX}${options.path} returned HTTP ${status} with an HTML page` +
+						`${title ? ` ("${title}")` : ''}, such as a proxy's or gateway's error page: not the ` +
+						"service's answer, and nothing in it can be used",
+					String(status),
+				);
+			}
 			throw fail(
 				{ message: 'Malformed response', code: 'MALFORMED_RESPONSE' },
 				'The service answered with a body that is not valid JSON',
@@ -685,6 +791,28 @@ export async function downloadDocument(
 			const contentType = headerValue(response.headers as IDataObject, 'content-type');
 			const data = Buffer.from(response.body as ArrayBuffer);
 			const type = contentType?.split(';')[0].trim().toLowerCase();
+			// an HTML page is never the document (every link is to a report or statement file): a proxy's
+			// or gateway's page answered with 200 is retried like any transient failure, and never saved
+			// as the file
+			if (isHtmlPage(data, contentType)) {
+				if (attempt < maxRetries) {
+					await sleep(retryDelayMs(attempt));
+					continue;
+				}
+				const title = htmlTitle(data);
+				throw new NodeApiError(
+					this.getNode(),
+					{ message: 'Not a document', code: 'NOT_A_DOCUMENT' },
+					{
+						message: 'Document download failed: the link answered an HTML page instead of a file',
+						description:
+							`HTTP ${status}${title ? `, page "${redactSecrets(title, secrets)}"` : ''}, after ` +
+							`${attempt + 1} attempt(s); nothing was saved as the file`,
+						httpCode: String(status),
+						itemIndex,
+					},
+				);
+			}
 			// JSON is never a document: an error envelope is an error; anything else (a garbled answer) is
 			// retried like any transient failure, and never saved as the report file
 			if (type === 'application/json') {

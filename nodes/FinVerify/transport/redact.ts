@@ -8,12 +8,28 @@ import { isObject } from '../../shared/values';
  * bodies) and by the operations that send a password.
  */
 
-/** Replaces every occurrence of the given secrets in a text; short or empty secrets are skipped. */
+/** Secrets shorter than this are redacted where they stand alone, not inside longer words. */
+const SHORT_SECRET = 4;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Replaces every occurrence of the given secrets in a text (empty ones are skipped). A secret of 4
+ * characters or more is replaced wherever it occurs; a shorter one wherever it stands alone, with no
+ * letter or digit right before or after it (`key ab rejected`, `"ab"`, `key=ab;`), so that a 2-letter
+ * secret does not cut every word that contains those letters.
+ */
 export function redactSecrets(value: string, secrets: Array<string | undefined>): string {
 	let out = value;
 	for (const secret of secrets) {
-		if (typeof secret === 'string' && secret.length >= 4)
-			out = out.split(secret).join('[redacted]');
+		if (typeof secret !== 'string' || secret === '') continue;
+		out =
+			secret.length >= SHORT_SECRET
+				? out.split(secret).join('[redacted]')
+				: out.replace(
+						new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(secret)}(?![A-Za-z0-9])`, 'g'),
+						'[redacted]',
+					);
 	}
 	return out;
 }

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ANALYSIS_REQUIRED, normalizeAnalysis } from '../../helpers/normalize/journey';
+import { normalizeAnalysis } from '../../helpers/normalize/journey';
+import { ANALYSIS_FACTS } from '../../helpers/answerFacts';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { journeyClientIdField, decisionOutputFields } from '../common.descriptions';
@@ -38,7 +39,7 @@ export async function execute(
 		method: 'GET',
 		path: 'aa-bsa-journey/analysis-json',
 		qs: { client_id: clientId },
-		requiredField: ANALYSIS_REQUIRED,
+		requiredField: ANALYSIS_FACTS,
 		itemIndex,
 	});
 	return [{ json: simplify ? normalizeAnalysis(response) : response }];

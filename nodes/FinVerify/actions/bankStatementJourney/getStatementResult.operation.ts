@@ -15,11 +15,8 @@ import {
 	safeFileName,
 	withDocuments,
 } from '../../helpers/documents';
-import {
-	STATEMENT_REQUIRED,
-	normalizeStatementResult,
-	transactionItems,
-} from '../../helpers/normalize/journey';
+import { normalizeStatementResult, transactionItems } from '../../helpers/normalize/journey';
+import { STATEMENT_FACTS } from '../../helpers/answerFacts';
 import type { StatementAccount, StatementResult } from '../../helpers/normalize/journey';
 import type { TransactionOutput } from '../../helpers/transactionFiles';
 import {
@@ -225,7 +222,7 @@ export async function execute(
 		method: 'GET',
 		path: 'aa-bsa-journey/statement-result',
 		qs: { client_id: clientId },
-		requiredField: STATEMENT_REQUIRED,
+		requiredField: STATEMENT_FACTS,
 		itemIndex,
 	});
 	const result = normalizeStatementResult(response);

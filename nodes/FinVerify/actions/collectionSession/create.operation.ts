@@ -26,6 +26,9 @@ import { readWaitMode, resumeUrl } from '../../completion/putToWait';
 
 const FLOWS = ['itr', 'gst'] as const;
 
+/** The longest a session link may stay usable: the service's maximum, 7 days (the contract's expires_in). */
+export const MAX_EXPIRES_IN = 604_800;
+
 /** The session flow, from the field or an expression in any case (ITR, Gst…). */
 export function flowOf(ctx: FieldContext, value: unknown): (typeof FLOWS)[number] {
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
@@ -100,11 +103,11 @@ const properties: INodeProperties[] = [
 				displayName: 'Expires In (Seconds)',
 				name: 'expiresIn',
 				type: 'number',
-				typeOptions: { minValue: 1 },
+				typeOptions: { minValue: 1, maxValue: MAX_EXPIRES_IN },
 				default: 86400,
 				description:
-					'How long the link stays usable, in seconds from now (86400 = 24 hours). Without it the ' +
-					'service uses its maximum.',
+					'How long the link stays usable, in seconds from now (86400 = 24 hours), at most 604800 (7 ' +
+					'days, the service maximum). Without it the service uses its maximum.',
 			},
 			{
 				displayName: 'Metadata (JSON)',
@@ -165,7 +168,10 @@ export function read(this: IExecuteFunctions, itemIndex: number): CreateRequest 
 	};
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	if (fields.expiresIn !== undefined && fields.expiresIn !== '') {
-		body.expires_in = assertPositiveInteger(ctx, fields.expiresIn, 'Expires In (Seconds)');
+		body.expires_in = assertPositiveInteger(ctx, fields.expiresIn, 'Expires In (Seconds)', {
+			max: MAX_EXPIRES_IN,
+			expected: `a whole number of seconds from 1 to ${MAX_EXPIRES_IN} (7 days), e.g. 86400 for 24 hours`,
+		});
 	}
 	if (fields.metadata !== undefined) {
 		const metadata = parseJsonObject(ctx, fields.metadata, 'Metadata (JSON)');

@@ -12,7 +12,8 @@ import {
 	commercialReportHtml,
 	normalizeCommercialReport,
 } from '../../helpers/normalize/creditReport';
-import { htmlToBinary } from '../../helpers/documents';
+import { htmlToBinary, personalFileName } from '../../helpers/documents';
+import type { PersonalDataChoice } from '../../helpers/personalData';
 import { assertBinaryPropertyName, assertPan, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
@@ -28,7 +29,7 @@ import {
 	panField,
 	readConsent,
 } from '../common.descriptions';
-import { isNormalizedOutput } from '../../helpers/outputChoice';
+import { isNormalizedOutput, personalDataChoice } from '../../helpers/outputChoice';
 
 /** From version 2 the report has its own default field, apart from Get by CIN's PDF. */
 const HTML_FIELD_V2 = 'commercialReport';
@@ -103,6 +104,8 @@ interface CommercialRequest {
 	/** The file name the user chose (options.fileName), if any. */
 	fileName: unknown;
 	simplify: boolean;
+	/** Personal Data in Output: the file name follows it. */
+	personalData: PersonalDataChoice;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): CommercialRequest {
@@ -139,12 +142,13 @@ export function read(this: IExecuteFunctions, itemIndex: number): CommercialRequ
 		binaryProperty,
 		fileName: options.fileName,
 		simplify,
+		personalData: personalDataChoice(this, itemIndex),
 	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ body, binaryProperty, fileName: chosenName, simplify }: CommercialRequest,
+	{ body, binaryProperty, fileName: chosenName, simplify, personalData }: CommercialRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
@@ -181,11 +185,15 @@ export async function execute(
 
 	// a file name, never a path
 	const custom = typeof chosenName === 'string' ? chosenName.trim().replace(/[\\/]+/g, '-') : '';
-	const fileName = custom
-		? /\.html?$/i.test(custom)
-			? custom
-			: `${custom}.html`
-		: commercialReportFileName(summary.businessName ?? body.business_name);
+	// a name chosen by an expression on the item may carry the PAN: masked under Masked, as built ones
+	const fileName = personalFileName(
+		custom
+			? /\.html?$/i.test(custom)
+				? custom
+				: `${custom}.html`
+			: commercialReportFileName(summary.businessName ?? body.business_name),
+		personalData,
+	);
 	const file = await htmlToBinary.call(this, html as string, fileName);
 	const json = simplify ? { ...summary, fileName, binaryProperty } : response;
 	return [{ json, binary: { [binaryProperty as string]: file } }];

@@ -14,8 +14,10 @@ import {
 	normalizeMultiBureau,
 } from '../../helpers/normalize/creditReport';
 import type { BureauOutcome } from '../../helpers/normalize/creditReport';
+import { MULTI_BUREAU_FACTS } from '../../helpers/answerFacts';
 import type { DownloadSwitch } from '../../helpers/documents';
-import { downloadFile, downloadProperty } from '../../helpers/documents';
+import { downloadFile, downloadProperty, personalFileName } from '../../helpers/documents';
+import type { PersonalDataChoice } from '../../helpers/personalData';
 import type { Bureau } from '../../helpers/validation';
 import { assertBureaus, assertMobile, assertPan, requireText } from '../../helpers/validation';
 import { splitWithVerdict } from '../../helpers/normalize/decision';
@@ -36,7 +38,7 @@ import {
 	readGender,
 	normalizedOutputOnly,
 } from '../common.descriptions';
-import { isNormalizedOutput } from '../../helpers/outputChoice';
+import { isNormalizedOutput, personalDataChoice } from '../../helpers/outputChoice';
 
 const FILE_FIELD_LABEL = 'Put Report Files in Field';
 /** Version 1 named the switch downloadReportPdf. */
@@ -158,6 +160,8 @@ interface MultiBureauRequest {
 	includeFullReports: boolean;
 	/** Version 3: split items carry the verdict of the whole answer. */
 	withVerdict: boolean;
+	/** Personal Data in Output: the file names follow it. */
+	personalData: PersonalDataChoice;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauRequest {
@@ -184,6 +188,7 @@ export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauReq
 		split: options.splitIntoItems === true,
 		includeFullReports: options.includeFullReports === true,
 		withVerdict: simplify && this.getNode().typeVersion >= 3,
+		personalData: personalDataChoice(this, itemIndex),
 	};
 }
 
@@ -197,6 +202,7 @@ export async function execute(
 		split,
 		includeFullReports,
 		withVerdict,
+		personalData,
 	}: MultiBureauRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
@@ -211,8 +217,8 @@ export async function execute(
 		// 500, reset)
 		idempotent: false,
 		body,
-		// an answer naming neither the PAN nor any bureau's result is about no one
-		requiredField: MULTI_BUREAU_REQUIRED,
+		// an answer without any bureau's result is about no one (the PAN alone is the request's echo)
+		requiredField: [MULTI_BUREAU_REQUIRED, MULTI_BUREAU_FACTS],
 		itemIndex,
 	});
 
@@ -231,8 +237,11 @@ export async function execute(
 	if (download) {
 		for (const outcome of summary.bureaus) {
 			if (!outcome.reportLink) continue;
-			// the PAN as the registry writes it (uppercase)
-			const baseName = `${outcome.pan ?? pan}-${outcome.bureau}-credit-report`;
+			// the PAN as the registry writes it (uppercase), masked under Masked
+			const baseName = personalFileName(
+				`${outcome.pan ?? pan}-${outcome.bureau}-credit-report`,
+				personalData,
+			);
 			files.set(
 				outcome.bureau,
 				await downloadFile.call(this, outcome.reportLink, baseName, itemIndex, policy),

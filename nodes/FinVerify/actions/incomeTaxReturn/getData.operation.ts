@@ -11,11 +11,13 @@ import {
 	documentFor,
 	downloadProperty,
 	numberedDocuments,
+	personalFileName,
 	rawWithDocuments,
 	safeFileName,
 	withDocuments,
 } from '../../helpers/documents';
 import type { ItrData, ItrFiling } from '../../helpers/normalize/incomeTax';
+import { ITR_DATA_FACTS } from '../../helpers/answerFacts';
 import {
 	ITR_DATA_REQUIRED,
 	normalizeItrData,
@@ -30,7 +32,8 @@ import {
 	decisionOutputFields,
 	normalizedOutputOnly,
 } from '../common.descriptions';
-import { isNormalizedOutput } from '../../helpers/outputChoice';
+import { isNormalizedOutput, personalDataChoice } from '../../helpers/outputChoice';
+import type { PersonalDataChoice } from '../../helpers/personalData';
 import { readJobId } from './shared';
 
 const properties: INodeProperties[] = [
@@ -70,14 +73,19 @@ const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['get
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** Output items and the documents each one gets. Pure. */
+/**
+ * Output items and the documents each one gets; the file names follow Personal Data in Output (the
+ * PAN in them masked under Masked). Pure.
+ */
 export function planItrItems(
 	data: ItrData,
 	split: boolean,
 	binaryProperty: string | undefined,
+	personalData: PersonalDataChoice,
 	withVerdict = false,
 ): PlannedItem[] {
-	const fileName = (f: ItrFiling) => safeFileName('itr', data.pan, f.assessmentYear, f.form);
+	const fileName = (f: ItrFiling) =>
+		personalFileName(safeFileName('itr', data.pan, f.assessmentYear, f.form), personalData);
 	if (split) {
 		const filings = splitFilings(data);
 		const items = withVerdict
@@ -106,6 +114,7 @@ interface ItrDataRequest {
 	splitFilings: boolean;
 	/** Version 3: split items carry the verdict of the whole answer. */
 	withVerdict: boolean;
+	personalData: PersonalDataChoice;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): ItrDataRequest {
@@ -120,12 +129,13 @@ export function read(this: IExecuteFunctions, itemIndex: number): ItrDataRequest
 		binaryProperty,
 		splitFilings: options.splitFilings === true,
 		withVerdict: simplify && this.getNode().typeVersion >= 3,
+		personalData: personalDataChoice(this, itemIndex),
 	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ jobId, simplify, binaryProperty, splitFilings, withVerdict }: ItrDataRequest,
+	{ jobId, simplify, binaryProperty, splitFilings, personalData, withVerdict }: ItrDataRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
@@ -134,12 +144,12 @@ export async function execute(
 		method: 'POST',
 		path: 'itr-analyzer/data',
 		body: { job_id: jobId },
-		requiredField: ITR_DATA_REQUIRED,
+		requiredField: [ITR_DATA_REQUIRED, ITR_DATA_FACTS],
 		itemIndex,
 	});
 	const data = normalizeItrData(response);
 	const planned = simplify
-		? planItrItems(data, splitFilings, binaryProperty, withVerdict)
-		: rawWithDocuments(response, planItrItems(data, false, binaryProperty));
+		? planItrItems(data, splitFilings, binaryProperty, personalData, withVerdict)
+		: rawWithDocuments(response, planItrItems(data, false, binaryProperty, personalData));
 	return await withDocuments.call(this, planned, itemIndex, policy);
 }

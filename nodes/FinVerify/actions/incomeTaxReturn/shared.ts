@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { redactDeep, redactSecrets } from '../../transport/redact';
 import type { FieldContext } from '../../helpers/validation';
-import { assertIdentifier, invalidField } from '../../helpers/validation';
+import { assertIdentifier, assertPassword, invalidField } from '../../helpers/validation';
 
 /** The client_id of the taxpayer portal login (Reset Portal Password and its OTP confirmation). */
 export const portalClientIdField: INodeProperties = {
@@ -24,22 +24,9 @@ export function readJobId(ctx: FieldContext, value: unknown): string {
 	return assertIdentifier(ctx, value, 'Job ID', 'itr_5f2c0b7e9a1d4c3b8e6f0a2d');
 }
 
-/**
- * A password: any non-empty text up to 128 characters. Never trimmed (spaces may be part of it) and
- * never shown back in an error.
- */
+/** A password (see assertPassword): never trimmed, never shown back in an error. */
 export function readPassword(ctx: FieldContext, value: unknown, field: string): string {
-	if (
-		typeof value !== 'string' ||
-		value.length === 0 ||
-		value.trim() === '' ||
-		value.length > 128
-	) {
-		throw invalidField(ctx, field, undefined, 'a non-empty password of at most 128 characters', {
-			showValue: false,
-		});
-	}
-	return value;
+	return assertPassword(ctx, value, field);
 }
 
 /** `YYYY-YY` assessment years, e.g. "2024-25, 2023-24"; each second year must follow the first. */

@@ -138,22 +138,6 @@ describe('nodes panel, search and documentation links', () => {
 	const action = codex('FinVerify/FinVerify.node.json');
 	const trigger = codex('FinVerifyTrigger/FinVerifyTrigger.node.json');
 
-	test.each([
-		'company',
-		'credit report',
-		'commercial',
-		'income tax',
-		'collection',
-		'GST',
-		'search by name',
-		'LLP',
-		'KYC',
-		'CIN',
-		'PAN',
-	])('node search finds FinVerify by "%s" (a codex alias)', (word) => {
-		expect(action.alias.map((a) => a.toLowerCase())).toContain(word.toLowerCase());
-	});
-
 	test('documentation links carry no #anchor (n8n appends its tracking parameters after the URL)', () => {
 		const urls = [
 			...Object.values(action.resources).flat(),

@@ -39,10 +39,7 @@ beforeAll(async () => {
 	const byName = new Map<string, Described>();
 	for (const d of [
 		...described('n8n-nodes-base/dist/types/nodes.json', 'n8n-nodes-base'),
-		...described(
-			'@n8n/n8n-nodes-langchain/dist/types/nodes.json',
-			'@n8n/n8n-nodes-langchain',
-		),
+		...described('@n8n/n8n-nodes-langchain/dist/types/nodes.json', '@n8n/n8n-nodes-langchain'),
 	])
 		if (!d.hidden) byName.set(d.name, d);
 	nodes = [...byName.values()].map((d) => ({

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { FinVerifyApi } from '../../credentials/FinVerifyApi.credentials';
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
@@ -184,4 +185,36 @@ test('canvas subtitles: "Resource · Operation" in the names the dropdowns show,
 	expect(Object.keys(expected).length).toBeGreaterThanOrEqual(19);
 	expect(map).toEqual(expected);
 	expect(map['company.getByCin']).toBe('Company · Get by CIN');
+});
+
+/**
+ * n8n names a node added from the actions list after the operation's action (n8n-workflow's
+ * `NodeHelpers.makeNodeName`, which the editor calls, and renames it while the name is untouched), and
+ * every expression that reads it repeats that name: `$('Get company by CIN or LLPIN').item.json.cin`.
+ */
+describe('default node names', () => {
+	const description = new FinVerify().description;
+	const resource = description.properties.find((p) => p.name === 'resource');
+	const names = ((resource?.options ?? []) as INodePropertyOptions[]).flatMap((r) => {
+		const operation = description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(r.value),
+		);
+		return ((operation?.options ?? []) as INodePropertyOptions[]).map((o) => ({
+			where: `${String(r.value)}.${String(o.value)}`,
+			name: NodeHelpers.makeNodeName({ resource: r.value, operation: o.value }, description),
+		}));
+	});
+
+	test('one per operation, the action, each different', () => {
+		expect(names.length).toBeGreaterThanOrEqual(21);
+		expect(new Set(names.map((n) => n.name)).size).toBe(names.length);
+		expect(names.find((n) => n.where === 'company.getByCin')?.name).toBe(
+			'Get company by CIN or LLPIN',
+		);
+	});
+
+	test('short enough to read in an expression: at most 30 characters', () => {
+		const long = names.filter((n) => n.name.length > 30);
+		expect(long.map((n) => `${n.where}: ${n.name} (${n.name.length})`)).toEqual([]);
+	});
 });

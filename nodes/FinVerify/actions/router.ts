@@ -103,11 +103,16 @@ function nameDoneItems(
 	const ids = [
 		...new Set(done.flatMap((i) => results[i].flatMap((item) => createdIdsOf(item.json)))),
 	];
+	const items = `item${done.length > 1 ? 's' : ''} ${done.join(', ')}`;
 	const note =
-		`Done before the node stopped, not in the output: item${done.length > 1 ? 's' : ''} ` +
-		`${done.join(', ')}${ids.length > 0 ? ` (created: ${ids.join(', ')})` : ''}. ` +
-		'Look them up before running them again.';
-	error.description = error.description ? `${error.description} ${note}` : note;
+		ids.length > 0
+			? `Done before the node stopped, not in the output: ${items} (created: ${ids.join(', ')}). ` +
+				'Look these up before running those items again, so nothing is created twice.'
+			: `Done before the node stopped, not in the output: ${items}. Running them again repeats ` +
+				'their requests.';
+	const before = error.description?.trim();
+	// the error's own text may end without a full stop ("… HTTP 404"): end its sentence first
+	error.description = before ? `${before}${/[.!?]$/.test(before) ? '' : '.'} ${note}` : note;
 	return error;
 }
 

@@ -218,3 +218,16 @@ describe('default node names', () => {
 		expect(long.map((n) => `${n.where}: ${n.name} (${n.name.length})`)).toEqual([]);
 	});
 });
+
+test('Get Commercial Report says where its PAN comes from when the registry answer has none', () => {
+	const notices = new FinVerify().description.properties.filter(
+		(p) =>
+			p.type === 'notice' &&
+			p.displayOptions?.show?.operation?.includes('getCommercialReport') === true,
+	);
+	const pan = notices.find((n) => n.name === 'panSourceNotice');
+	expect(pan?.displayName).toMatch(/Get by CIN/);
+	expect(pan?.displayName).toMatch(/GSTIN: characters 3 to 12/);
+	// before the fields, right after the list of what the operation needs
+	expect(notices.map((n) => n.name)).toEqual(['beforeRunningNotice', 'panSourceNotice']);
+});

@@ -326,8 +326,14 @@ test('credential test in the real app: a new Local Simulator credential reaches 
 		'sandboxUrl',
 	]);
 	expect(new URL(stack.control.url).port).not.toBe('4010');
+	// saved as the dialog saves it before its Test: without the hidden field
 	const data = { environment: 'sandbox', apiKey: 'sandbox-key', apiSecret: 'sandbox-secret' };
-	const credentials = { name: 'My FinVerify', type: 'finVerifyApi', data };
+	const created = await stack.rest<{ data: { id: string } }>('POST', '/rest/credentials', {
+		name: 'My FinVerify',
+		type: 'finVerifyApi',
+		data,
+	});
+	const credentials = { id: created.data.id, name: 'My FinVerify', type: 'finVerifyApi', data };
 	const before = (await stack.control.requests('aa-bsa-journey/status')).length;
 	const ok = await stack.rest('POST', '/rest/credentials/test', { credentials });
 	expect(ok.data).toEqual({ status: 'OK', message: expect.any(String) });

@@ -1,5 +1,6 @@
 import type {
 	IAuthenticate,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
@@ -124,19 +125,34 @@ export class FinVerifyApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'The secret the service signs its status notifications with, for the FinVerify Trigger to ' +
-				'check them. Never sent anywhere.',
+				'The secret the service signs its status notifications with. Every node that receives them ' +
+				'checks their signature with it: the FinVerify Trigger, Wait for Journey, Wait for Session ' +
+				'and Wait for Completion until the service calls back; without it they refuse to start. ' +
+				'Never sent anywhere.',
 		},
 		{
 			displayName:
 				'Test looks up a journey that cannot exist, which costs nothing. A key without the bank ' +
 				'statement journey permission still passes: the service accepted it. ECONNREFUSED, ENOTFOUND ' +
-				'or ETIMEDOUT mean n8n could not reach the address: check the URL and that the service runs. ' +
-				'ERR_INVALID_URL (or Invalid URL) means the Base URL was refused before anything was sent; a ' +
-				'FinVerify node run with this credential names the reason.',
+				'or ETIMEDOUT mean n8n could not reach the Base URL: check it and that the service runs. ' +
+				'ERR_INVALID_URL means the Base URL was refused before anything was sent; n8n shows only the ' +
+				'code, and a FinVerify node run with this credential names the reason.',
 			name: 'testNotice',
 			type: 'notice',
 			default: '',
+			displayOptions: { show: { environment: ['production', 'custom'] } },
+		},
+		{
+			displayName:
+				'Test looks up a journey that cannot exist in the simulator. ECONNREFUSED means nothing ' +
+				'listens at the Simulator URL: start the simulator (npx n8n-nodes-finverify-sandbox) and ' +
+				'enter the address it prints. ERR_INVALID_URL means the Simulator URL was refused before ' +
+				'anything was sent; n8n shows only the code, and a FinVerify node run with this credential ' +
+				'names the reason.',
+			name: 'simulatorTestNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { environment: ['sandbox'] } },
 		},
 	];
 
@@ -175,12 +191,14 @@ export class FinVerifyApi implements ICredentialType {
 		rules: [
 			{
 				// a journey that cannot exist must be NOT_FOUND; an answer without the service's error_code
-				// (an HTML page, another API) means the Base URL points somewhere else
+				// (an HTML page, another API) means the address points somewhere else
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'error_code',
 					value: undefined,
-					message: 'The address answered, but not like the FinVerify service: check the Base URL',
+					message:
+						'The address answered, but not like the FinVerify service: check the Base URL (the ' +
+						'Simulator URL for the Local Simulator)',
 				},
 			},
 			{
@@ -191,6 +209,29 @@ export class FinVerifyApi implements ICredentialType {
 					message: 'The API key or API secret is wrong, expired or for another environment',
 				},
 			},
+			// answers that check nothing: the service did not get as far as the key and secret
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error_code',
+					value: 'RATE_LIMITED',
+					message:
+						'The service answered "too many requests" (RATE_LIMITED) before checking the key and ' +
+						'secret: run Test again in a minute',
+				},
+			},
+			...['INTERNAL_ERROR', 'BAD_GATEWAY', 'UPSTREAM_UNAVAILABLE', 'GATEWAY_TIMEOUT'].map(
+				(code): IAuthenticateRuleResponseSuccessBody => ({
+					type: 'responseSuccessBody',
+					properties: {
+						key: 'error_code',
+						value: code,
+						message:
+							`The service failed on its side (${code}), so the key and secret were not checked: ` +
+							'run Test again later',
+					},
+				}),
+			),
 		],
 	};
 }

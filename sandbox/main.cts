@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { DEFAULT_CREDENTIALS } from './auth.cjs';
+import type { SandboxConfig } from './config.cjs';
 import { startSandbox, type SandboxOptions } from './server.cjs';
 
 const USAGE = `Usage: npx n8n-nodes-finverify-sandbox [--host <address>] [--port <port>] [--public-url <url>]
@@ -41,19 +43,25 @@ export function parseArgs(argv: string[]): SandboxOptions & { help?: boolean } {
 	return options;
 }
 
-async function main(): Promise<void> {
-	const { help, ...options } = parseArgs(process.argv.slice(2));
-	if (help) {
-		process.stdout.write(USAGE);
-		return;
-	}
-	const sandbox = await startSandbox(options);
-	const { config } = sandbox.state;
+/**
+ * What the simulator prints when it has started: where it listens, and what to enter in n8n's FinVerify API
+ * credential, with the Simulator URL of the port (and public URL) it was given.
+ */
+export function startMessage(
+	url: string,
+	config: Pick<SandboxConfig, 'host' | 'publicUrl' | 'shape' | 'stepMs' | 'webhookSecret'>,
+): string[] {
 	const lines = [
-		`FinVerify sandbox listening on ${sandbox.url}`,
-		`  API:      ${sandbox.url}/api/v1/services/...  (X-API-KEY: sandbox-key, X-API-SECRET: sandbox-secret)`,
+		`FinVerify sandbox listening on ${url}`,
+		`  n8n:      FinVerify API credential, Environment "Local Simulator", Simulator URL ${config.publicUrl || url},`,
+		`            API Key sandbox-key, API Secret sandbox-secret, Webhook Signing Secret ${
+			config.webhookSecret === DEFAULT_CREDENTIALS.webhookSecret
+				? DEFAULT_CREDENTIALS.webhookSecret
+				: 'the value of SANDBOX_WEBHOOK_SECRET'
+		}`,
+		`  API:      ${url}/api/v1/services/...  (X-API-KEY: sandbox-key, X-API-SECRET: sandbox-secret)`,
 		`  shape:    ${config.shape} (per request: X-Sandbox-Shape), step: ${config.stepMs} ms`,
-		`  control:  ${sandbox.url}/__sandbox/health, /__sandbox/outbox.html, /__sandbox/requests`,
+		`  control:  ${url}/__sandbox/health, /__sandbox/outbox.html, /__sandbox/requests`,
 	];
 	if (config.publicUrl) lines.push(`  links:    ${config.publicUrl}/...`);
 	if (!LOOPBACK.test(config.host))
@@ -61,7 +69,17 @@ async function main(): Promise<void> {
 			`  WARNING:  listening on ${config.host}, not only this machine: anyone who can reach it can use`,
 			'            the simulator with its well-known keys. Use it on a trusted network only.',
 		);
-	process.stdout.write(`${lines.join('\n')}\n\n`);
+	return lines;
+}
+
+async function main(): Promise<void> {
+	const { help, ...options } = parseArgs(process.argv.slice(2));
+	if (help) {
+		process.stdout.write(USAGE);
+		return;
+	}
+	const sandbox = await startSandbox(options);
+	process.stdout.write(`${startMessage(sandbox.url, sandbox.state.config).join('\n')}\n\n`);
 	let stopping = false;
 	const stop = () => {
 		if (stopping) return;

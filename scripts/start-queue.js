@@ -121,6 +121,7 @@ async function main() {
 		owner: setup.ownerWithHash(runtime, OWNER),
 		runtime,
 		inheritN8nEnv: true,
+		sandboxUrl: P.sandboxUrl,
 	});
 	const env = q.queueEnv(base, {
 		pgPort: P.pgPort,

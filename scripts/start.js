@@ -143,6 +143,7 @@ async function main() {
 		owner: setup.ownerWithHash(runtime, OWNER),
 		runtime,
 		inheritN8nEnv: true,
+		sandboxUrl: P.sandboxUrl,
 	});
 
 	// The sandbox boots while the n8n CLI imports (each n8n CLI call takes several seconds).

@@ -79,7 +79,10 @@ const CUSTOM_API_CALL = {
  * Items on "Send to the Failed Output"; the first output is Success when there is no Incomplete.
  * Versions 1 and 2 have one output. Self-contained: n8n runs its source text as an expression.
  */
-export function configuredOutputs(parameters: { incompleteAnswers?: unknown; failedItems?: unknown }) {
+export function configuredOutputs(parameters: {
+	incompleteAnswers?: unknown;
+	failedItems?: unknown;
+}) {
 	const incomplete = parameters.incompleteAnswers === 'separateOutput';
 	const failed = parameters.failedItems === 'failedOutput';
 	if (!incomplete && !failed) return [{ type: 'main' }];

@@ -48,6 +48,14 @@ export const BASE_URL_EXPECTED =
 
 export type BaseUrlCheck = { ok: true; url: string } | { ok: false; problem: string };
 
+/** The credential field that holds the address, named as the credential form shows it. */
+export type BaseUrlField = 'Base URL' | 'Simulator URL';
+
+/** Which field of the form holds the address: the Simulator URL for the Local Simulator environment. */
+export function baseUrlFieldOf(credentials: { environment?: string }): BaseUrlField {
+	return credentials.environment === 'sandbox' ? 'Simulator URL' : 'Base URL';
+}
+
 /** The address the credential points at: the simulator's for the Local Simulator environment. */
 export function baseUrlOfCredential(credentials: {
 	environment?: string;
@@ -61,32 +69,33 @@ export function baseUrlOfCredential(credentials: {
 
 /**
  * `https://api.example.com[:port]` (a trailing slash, or the API prefix /api/v1/services, dropped),
- * or the reason the value cannot be used. Without a scheme, https:// is assumed.
+ * or the reason the value cannot be used, naming the field as the form does. Without a scheme,
+ * https:// is assumed.
  */
-export function checkBaseUrl(raw: unknown): BaseUrlCheck {
+export function checkBaseUrl(raw: unknown, field: BaseUrlField = 'Base URL'): BaseUrlCheck {
 	const text = typeof raw === 'string' ? raw.trim() : '';
 	const refuse = (problem: string): BaseUrlCheck => ({ ok: false, problem });
-	if (text === '') return refuse('The Base URL is empty.');
+	if (text === '') return refuse(`The ${field} is empty.`);
 	if (FORBIDDEN_CHARACTER.test(text))
 		return refuse(
-			'The Base URL contains a space, line break, tab, other control character, backslash or ' +
+			`The ${field} contains a space, line break, tab, other control character, backslash or ` +
 				'non-ASCII character (write an international host name in its xn-- form).',
 		);
 	const parts = PARTS.exec(HAS_SCHEME.test(text) ? text : `https://${text}`);
-	if (!parts) return refuse('The Base URL is not an address like https://api.example.com.');
+	if (!parts) return refuse(`The ${field} is not an address like https://api.example.com.`);
 	const [, scheme, authority, rawPath, query, fragment] = parts;
 	if (!/^https?$/i.test(scheme))
-		return refuse(`The Base URL must start with https:// or http:// (got ${scheme}://).`);
+		return refuse(`The ${field} must start with https:// or http:// (got ${scheme}://).`);
 	if (authority.includes('@'))
 		return refuse(
-			'The Base URL must not contain a user name or password (user:pass@). The API key and secret ' +
+			`The ${field} must not contain a user name or password (user:pass@). The API key and secret ` +
 				'go in their own fields.',
 		);
-	if (query !== undefined) return refuse('The Base URL must not contain a query (?…).');
-	if (fragment !== undefined) return refuse('The Base URL must not contain a fragment (#…).');
+	if (query !== undefined) return refuse(`The ${field} must not contain a query (?…).`);
+	if (fragment !== undefined) return refuse(`The ${field} must not contain a fragment (#…).`);
 	const port = PORT.exec(authority);
 	if (!HOST_AND_PORT.test(authority) || (port && Number(port[1]) > 65535))
-		return refuse(`The host of the Base URL is not valid (got ${authority || 'nothing'}).`);
+		return refuse(`The host of the ${field} is not valid (got ${authority || 'nothing'}).`);
 	const path = rawPath.replace(TRAILING_SLASHES, '');
 	if (path !== '' && !API_PREFIX_PATH.test(path)) {
 		const before = path.replace(API_PREFIX_AT_END, '');
@@ -95,9 +104,9 @@ export function checkBaseUrl(raw: unknown): BaseUrlCheck {
 			// a path before a well-typed prefix (/gateway/api/v1/services) is a path, not a typo; a
 			// slash (//api/v1/services) is a typo
 			/^\/*$/.test(before) || API_PREFIX_TYPO.test(before)
-				? `The Base URL has a mistyped API prefix (${shown}): the node adds /api/v1/services ` +
+				? `The ${field} has a mistyped API prefix (${shown}): the node adds /api/v1/services ` +
 						'itself (pasted exactly, /api/v1/services is also accepted).'
-				: `The Base URL has a path (${shown}): the service has none before /api/v1/services.`,
+				: `The ${field} has a path (${shown}): the service has none before /api/v1/services.`,
 		);
 	}
 	return { ok: true, url: `${scheme.toLowerCase()}://${authority}` };

@@ -57,8 +57,44 @@ const STRUCTURAL = new Set([
  *                                 goes first on PATH (n8n spawns its JS task runner as plain `node` from PATH)
  * @property {boolean} [inheritN8nEnv]  let the caller's own N8N_* / DB_* / ... variables override the defaults
  *                                 (`npm start` does, so `N8N_LOG_LEVEL=debug npm start` works; tests do not)
+ * @property {string} [sandboxUrl]  the simulator this n8n works with: a new FinVerify API credential's Simulator
+ *                                 URL follows it (see simulatorUrlOverwrite)
  * @property {Record<string, string>} [extra]  more variables (win over everything)
  */
+
+/** The Simulator URL a new FinVerify API credential starts with (SANDBOX_BASE_URL, nodes/shared/constants.ts). */
+const CREDENTIAL_SIMULATOR_URL = `http://127.0.0.1:${PORTS.sandbox}`;
+
+/**
+ * n8n's credential overwrites (CREDENTIALS_OVERWRITE_DATA) that fill the Simulator URL of a FinVerify API credential
+ * with the simulator this n8n works with, when that is not the credential's default: a credential created in the
+ * editor then reaches the simulator `npm start` or start:queue started, whatever its port. n8n applies an
+ * overwrite to an empty field only (the "FinVerify sandbox" credential keeps its own value) and its editor hides an
+ * overwritten field. The caller's own CREDENTIALS_OVERWRITE_DATA is kept, and wins for the same field.
+ * @param {string | undefined} sandboxUrl
+ * @param {string | undefined} existing  CREDENTIALS_OVERWRITE_DATA of the environment
+ * @returns {Record<string, string>}
+ */
+function simulatorUrlOverwrite(sandboxUrl, existing) {
+	const url = (sandboxUrl || '').replace(/\/+$/, '');
+	if (!url || url === CREDENTIAL_SIMULATOR_URL) return {};
+	/** @type {Record<string, Record<string, unknown>>} */
+	let data = {};
+	if (existing) {
+		try {
+			data = JSON.parse(existing);
+		} catch {
+			return {}; // not JSON: n8n reports it at start; nothing to merge into
+		}
+	}
+	const own = data.finVerifyApi || {};
+	return {
+		CREDENTIALS_OVERWRITE_DATA: JSON.stringify({
+			...data,
+			finVerifyApi: { sandboxUrl: url, ...own },
+		}),
+	};
+}
 
 /**
  * Environment for every n8n process of one instance (CLI commands and `start` must share it).
@@ -74,6 +110,7 @@ function n8nEnv(
 		owner,
 		runtime,
 		inheritN8nEnv = false,
+		sandboxUrl,
 		extra = {},
 	} = /** @type {any} */ ({}),
 ) {
@@ -146,6 +183,7 @@ function n8nEnv(
 		GENERIC_TIMEZONE: 'UTC',
 	});
 	Object.assign(env, inherited);
+	Object.assign(env, simulatorUrlOverwrite(sandboxUrl, env.CREDENTIALS_OVERWRITE_DATA));
 	if (runtime) env.PATH = [path.dirname(runtime.node), env.PATH || ''].join(path.delimiter);
 	if (owner) {
 		Object.assign(env, {
@@ -255,7 +293,9 @@ async function waitForN8nReady(baseUrl, opts = {}) {
 
 module.exports = {
 	DEFAULT_ENCRYPTION_KEY,
+	CREDENTIAL_SIMULATOR_URL,
 	n8nEnv,
+	simulatorUrlOverwrite,
 	n8nArgs,
 	runN8n,
 	stopCliCommands,

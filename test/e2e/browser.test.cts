@@ -1,6 +1,6 @@
 /**
  * The n8n editor in Chromium, against the real app with this package installed: sign in, build the KYB chain on
- * an empty canvas and run it, open an example, open a FinVerify node (resources, operations), run the workflow
+ * an empty canvas and run it, find the node by the builder's words, open an example, open a FinVerify node (resources, operations), run the workflow
  * from the canvas and read the output, complete a hosted collection session in the browser so that the waiting
  * execution finishes, see a consent link before Wait for Journey and approve it so that the execution resumes,
  * and open every shipped example to check that no node shows a parameter issue.
@@ -315,6 +315,48 @@ test('builds the KYB chain on an empty canvas (Search by Name, then Get by CIN w
 		}
 		await screenshot(page, 'kyb-chain-output');
 		await closeNode();
+	});
+});
+
+test("the node panel finds FinVerify by the builder's words (codex aliases of the merged FinVerify entry)", async () => {
+	// after a trigger, as a builder adds the second node: the node creator's regular view, searched
+	const words = [
+		'journey',
+		'consent',
+		'wait for journey',
+		'directors',
+		'verify PAN',
+		'loan',
+		'PAN',
+		'CIN',
+	];
+	await run('node-search', async () => {
+		await openWorkflowList();
+		await page.getByTestId('add-resource-workflow').click();
+		await page.getByTestId('canvas-add-button').waitFor({ timeout: 60_000 });
+		await addNode(page.getByTestId('canvas-add-button'), {
+			search: 'Manual',
+			node: 'Manual Trigger',
+		});
+		const trigger = await page
+			.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-base.manualTrigger"]')
+			.getAttribute('data-node-name');
+		await outputPlus(String(trigger)).click();
+		const missing: string[] = [];
+		for (const word of words) {
+			await page.getByTestId('node-creator-search-bar').fill(word);
+			try {
+				await creatorItem('FinVerify').first().waitFor({ timeout: 10_000 });
+			} catch {
+				missing.push(word);
+			}
+		}
+		expect(missing).toEqual([]);
+		// and a word of no FinVerify operation does not list it
+		await page.getByTestId('node-creator-search-bar').fill('salesforce');
+		await creatorItem('Salesforce').first().waitFor();
+		expect(await creatorItem('FinVerify').count()).toBe(0);
+		await page.keyboard.press('Escape');
 	});
 });
 

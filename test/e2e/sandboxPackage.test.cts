@@ -91,7 +91,7 @@ function lockfileFor(tarball: string): object {
 	};
 }
 
-function run(command: string, args: string[], cwd: string): string {
+function run(command: string, args: string[], cwd: string): { stdout: string; stderr: string } {
 	const r = spawnSync(command, args, {
 		cwd,
 		encoding: 'utf8',
@@ -101,19 +101,63 @@ function run(command: string, args: string[], cwd: string): string {
 		throw new Error(
 			`${command} ${args.join(' ')} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`,
 		);
-	return r.stdout;
+	return { stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Whether `version` is in a package.json `engines.node` range. The forms the npm registry's packages use:
+ * `*`, `x`, comparators (`>=20`, `>= 0.6`, `<23`), `^`, `~`, a bare version, a space for "and", `||`.
+ */
+function nodeSatisfies(version: string, range: string): boolean {
+	const parse = (v: string) => {
+		const [major = 0, minor = 0, patch = 0] = v
+			.replace(/^v/, '')
+			.split('.')
+			.map((n) => (n === 'x' || n === '*' ? 0 : Number(n)));
+		return [major, minor, patch];
+	};
+	const compare = (a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+	const have = parse(version);
+	const comparator = (c: string): boolean => {
+		if (c === '' || c === '*' || c === 'x') return true;
+		const m = /^(>=|<=|>|<|=|\^|~)?\s*v?([0-9x*]+(?:\.[0-9x*]+){0,2})$/.exec(c);
+		if (!m) throw new Error(`engines range not understood: ${range}`);
+		const [op = '=', text] = [m[1], m[2]];
+		const want = parse(text);
+		const parts = text.split('.').length;
+		const d = compare(have, want);
+		if (op === '>=') return d >= 0;
+		if (op === '>') return d > 0;
+		if (op === '<=') return d <= 0;
+		if (op === '<') return d < 0;
+		if (op === '^') return d >= 0 && have[0] === want[0];
+		if (op === '~') return d >= 0 && have[0] === want[0] && (parts < 2 || have[1] === want[1]);
+		// a bare version: equal on the parts it gives
+		return want.slice(0, parts).every((n, i) => n === have[i]);
+	};
+	return range.split('||').some((alternative) =>
+		alternative
+			.trim()
+			.replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1')
+			.split(/\s+/)
+			.every(comparator),
+	);
 }
 
 let work: string;
 let app: string;
 let tarballFiles: string[];
+let lockfile: { packages: Record<string, LockEntry> };
+let installOutput: string;
+/** What the last `npx` run printed until the simulator was listening. */
+let npxOutput = '';
 const started: ChildProcess[] = [];
 
 beforeAll(() => {
 	work = mkdtempSync(path.join(tmpdir(), 'finverify-sandbox-pkg-'));
 	run(process.execPath, [path.join(REPO, 'scripts', 'build-sandbox.js')], REPO);
 	const [packed] = JSON.parse(
-		run('npm', ['pack', './sandbox', '--json', '--pack-destination', work], REPO),
+		run('npm', ['pack', './sandbox', '--json', '--pack-destination', work], REPO).stdout,
 	) as Array<{ filename: string; files: Array<{ path: string }> }>;
 	tarballFiles = packed.files.map((f) => f.path);
 	app = path.join(work, 'fresh-folder');
@@ -127,8 +171,15 @@ beforeAll(() => {
 			dependencies: { [SANDBOX_PACKAGE.name]: `file:${tarball}` },
 		}),
 	);
-	writeFileSync(path.join(app, 'package-lock.json'), JSON.stringify(lockfileFor(tarball)));
-	run('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], app);
+	lockfile = lockfileFor(tarball) as typeof lockfile;
+	writeFileSync(path.join(app, 'package-lock.json'), JSON.stringify(lockfile));
+	// npm's warnings shown, as npx shows them to a user (engine checks against this process's Node)
+	const installed = run(
+		'npm',
+		['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=warn'],
+		app,
+	);
+	installOutput = `${installed.stdout}\n${installed.stderr}`;
 });
 
 afterAll(async () => {
@@ -155,7 +206,10 @@ function startWithNpx(args: string[], env: Record<string, string> = {}): Promise
 		const onData = (chunk: Buffer) => {
 			output += chunk.toString();
 			const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-			if (url) resolve(url);
+			if (url) {
+				npxOutput = output;
+				resolve(url);
+			}
 		};
 		child.stdout?.on('data', onData);
 		child.stderr?.on('data', onData);
@@ -202,9 +256,46 @@ test('the tarball holds the built simulator and its contract, no sources; the no
 	expect(main.dependencies).toBeUndefined();
 });
 
+test('the engine check: what npm compares', () => {
+	expect(nodeSatisfies('20.19.0', '>=20.19')).toBe(true);
+	expect(nodeSatisfies('20.19.0', '>=22')).toBe(false);
+	expect(nodeSatisfies('20.19.0', '>= 0.6')).toBe(true);
+	expect(nodeSatisfies('20.19.0', '^18.18.0 || ^20.9.0 || >=21.1.0')).toBe(true);
+	expect(nodeSatisfies('22.0.0', '^18 || ^20')).toBe(false);
+	expect(nodeSatisfies('24.1.0', '>=14.17 <25')).toBe(true);
+});
+
+/** The Node versions the README names for the simulator: the first release of each line it runs on. */
+const NODES = ['20.19.0', '22.13.0', '24.0.0'];
+
+test('every package the simulator installs runs on every Node the README names (20.19+, 22.13+, 24)', () => {
+	for (const node of NODES) expect(nodeSatisfies(node, SANDBOX_PACKAGE.engines.node)).toBe(true);
+	expect(nodeSatisfies('22.12.0', SANDBOX_PACKAGE.engines.node)).toBe(false);
+	const tooNew = Object.entries(lockfile.packages)
+		.filter(([at]) => at !== '')
+		.flatMap(([at, entry]) => {
+			const range = (entry.engines as { node?: string } | undefined)?.node;
+			if (!range) return [];
+			return NODES.filter((node) => !nodeSatisfies(node, range)).map(
+				(node) =>
+					`${at.replace(/^.*node_modules\//, '')} ${String(entry.version)} wants node ${range} (not ${node})`,
+			);
+		});
+	expect(tooNew).toEqual([]);
+	expect(Object.keys(lockfile.packages).length).toBeGreaterThan(30);
+});
+
+test(`the install on this machine's Node (${process.version}) is quiet: no engine warning`, () => {
+	expect(installOutput).not.toMatch(/EBADENGINE/);
+	expect(installOutput).not.toMatch(/npm warn/i);
+});
+
 test('npx n8n-nodes-finverify-sandbox --host 127.0.0.2 serves the API there with the default keys', async () => {
 	const url = await startWithNpx(['--host', '127.0.0.2', '--port', '0']);
 	expect(url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+	expect(npxOutput).not.toMatch(/npm warn|EBADENGINE/i);
+	// it says what to enter in n8n, with its own address
+	expect(npxOutput).toContain(`Simulator URL ${url},`);
 	await expectServesApi(url);
 	// only there: the same port on 127.0.0.1 has nobody listening
 	await expect(fetch(url.replace('127.0.0.2', '127.0.0.1'))).rejects.toThrow();

@@ -316,6 +316,39 @@ test('credential test (POST /rest/credentials/test): OK for the sandbox credenti
 	expect(checks.slice(-2).map((r) => r.status)).toEqual([404, 401]);
 });
 
+test('credential test in the real app: a new Local Simulator credential reaches the sandbox n8n was started with; an answer before the key was checked says so', async () => {
+	// the editor hides the overwritten Simulator URL and sends the form without it
+	const types = await stack.rest<Array<{ name: string; __overwrittenProperties?: string[] }>>(
+		'GET',
+		'/types/credentials.json',
+	);
+	expect(types.find((t) => t.name === 'finVerifyApi')?.__overwrittenProperties).toEqual([
+		'sandboxUrl',
+	]);
+	expect(new URL(stack.control.url).port).not.toBe('4010');
+	// saved as the dialog saves it before its Test: without the hidden field
+	const data = { environment: 'sandbox', apiKey: 'sandbox-key', apiSecret: 'sandbox-secret' };
+	const created = await stack.rest<{ data: { id: string } }>('POST', '/rest/credentials', {
+		name: 'My FinVerify',
+		type: 'finVerifyApi',
+		data,
+	});
+	const credentials = { id: created.data.id, name: 'My FinVerify', type: 'finVerifyApi', data };
+	const before = (await stack.control.requests('aa-bsa-journey/status')).length;
+	const ok = await stack.rest('POST', '/rest/credentials/test', { credentials });
+	expect(ok.data).toEqual({ status: 'OK', message: expect.any(String) });
+	expect((await stack.control.requests('aa-bsa-journey/status')).length).toBe(before + 1);
+
+	await stack.control.fault({ path: 'aa-bsa-journey/status', status: 503, times: 1 });
+	const busy = await stack.rest('POST', '/rest/credentials/test', { credentials });
+	expect(busy.data).toEqual({
+		status: 'Error',
+		message:
+			'The service failed on its side (UPSTREAM_UNAVAILABLE), so the key and secret were not ' +
+			'checked: run Test again later',
+	});
+});
+
 test('credential test in the real app: a Base URL that would send the key elsewhere or to a wrong path sends nothing and fails', async () => {
 	const stored = await stack.rest<{
 		data: { data: Record<string, string>; type: string; name: string };

@@ -96,12 +96,23 @@ test.each([
 	[{ success: false, message: 'Missing permission', error_code: 'PERMISSION_DENIED' }, 'OK'],
 	[
 		'<html><body>Not Found</body></html>',
-		'The address answered, but not like the FinVerify service: check the Base URL',
+		'The address answered, but not like the FinVerify service: check the Base URL (the Simulator URL for the Local Simulator)',
 	],
 	[
 		{ message: 'Cannot GET /api/v1/services/aa-bsa-journey/status' },
-		'The address answered, but not like the FinVerify service: check the Base URL',
+		'The address answered, but not like the FinVerify service: check the Base URL (the Simulator URL for the Local Simulator)',
 	],
+	// the service did not get as far as the key: Test says so instead of passing
+	[
+		{ success: false, message: 'Too many requests', error_code: 'RATE_LIMITED' },
+		'The service answered "too many requests" (RATE_LIMITED) before checking the key and secret: run Test again in a minute',
+	],
+	...['INTERNAL_ERROR', 'BAD_GATEWAY', 'UPSTREAM_UNAVAILABLE', 'GATEWAY_TIMEOUT'].map(
+		(code): [unknown, string] => [
+			{ success: false, message: 'Failed', error_code: code },
+			`The service failed on its side (${code}), so the key and secret were not checked: run Test again later`,
+		],
+	),
 ])('credential test verdict for %j', (body, verdict) => {
 	expect(testVerdict(body)).toEqual(verdict);
 });
@@ -171,6 +182,24 @@ describe('the Test request against the simulator', () => {
 	test('a valid key without the journey permission passes (accepted by the service)', async () => {
 		expect(await verdictFor('corporate-only-key', 'corporate-only-secret')).toBe('OK');
 	});
+	test.each([
+		[429, /RATE_LIMITED.*run Test again in a minute/],
+		[500, /INTERNAL_ERROR.*not checked/],
+		[503, /UPSTREAM_UNAVAILABLE.*not checked/],
+	])(
+		'an answer %s before the key was checked fails Test, saying why (through n8n-core)',
+		async (status, message) => {
+			await sandbox.control.fault({ path: 'aa-bsa-journey/status', status, times: 1 });
+			const verdict = await runCredentialTest(engine, 'finVerifyApi', new FinVerifyApi().test, {
+				environment: 'sandbox',
+				sandboxUrl: sandbox.url,
+				apiKey: 'sandbox-key',
+				apiSecret: 'sandbox-secret',
+			});
+			expect(verdict).toEqual({ status: 'Error', message: expect.stringMatching(message) });
+		},
+	);
+
 	test('a wrong secret or key is rejected', async () => {
 		expect(await verdictFor('sandbox-key', 'wrong-secret')).toBe(
 			'The API key or API secret is wrong, expired or for another environment',
@@ -287,6 +316,26 @@ describe('Base URL tricks: refused by the node and by Test, nothing sent', () =>
 		expect(testBaseUrl({ environment: 'production', baseUrl })).toBe(
 			checked.ok ? checked.url : 'not ok',
 		);
+	});
+
+	test('a Local Simulator credential names its own field: the Simulator URL', async () => {
+		engine.setCredentials({
+			finVerifyApi: { environment: 'sandbox', sandboxUrl: `${legit.url}?q=1`, ...KEYS },
+		});
+		const result = await engine.run(
+			nodeWorkflow({
+				parameters: {
+					resource: 'company',
+					operation: 'getByCin',
+					company: { __rl: true, mode: 'cin', value: 'L17110MH1973PLC019786' },
+				},
+			}),
+		);
+		expect(result.error?.message).toBe('The FinVerify credential has no valid Simulator URL');
+		expect(result.error?.description).toMatch(/^The Simulator URL must not contain a query/);
+		expect(result.error?.description).toContain('the address the simulator prints');
+		expect(result.error?.description).not.toContain('Base URL');
+		expect(legit.requests).toHaveLength(0);
 	});
 
 	test('a well-formed Base URL passes Test through n8n-core with the service NOT_FOUND for the probe journey', async () => {

@@ -5,7 +5,7 @@
  * of the links in answers while the API stays at the listening address.
  */
 import { resolveConfig } from '../../sandbox/config.cjs';
-import { parseArgs } from '../../sandbox/main.cjs';
+import { parseArgs, startMessage } from '../../sandbox/main.cjs';
 import { call, start } from './helpers.cjs';
 
 test('defaults: 127.0.0.1:4010, links at the listening address', () => {
@@ -51,4 +51,26 @@ test('listens on another loopback address; links use the public URL', async () =
 	} finally {
 		await sandbox.close();
 	}
+});
+
+test('the start message gives the credential to enter in n8n, with the Simulator URL of the port it was given', () => {
+	const config = resolveConfig({ port: 4020 }, {});
+	const text = startMessage('http://127.0.0.1:4020', config).join('\n');
+	expect(text).toContain('Simulator URL http://127.0.0.1:4020,');
+	expect(text).toContain('API Key sandbox-key, API Secret sandbox-secret');
+	expect(text).toContain('Webhook Signing Secret sandbox-webhook-secret');
+	expect(text).not.toContain('4010');
+	// n8n in Docker: the credential needs the public address
+	const docker = resolveConfig(
+		{ host: '0.0.0.0', publicUrl: 'http://host.docker.internal:4010' },
+		{},
+	);
+	const dockerText = startMessage('http://0.0.0.0:4010', docker).join('\n');
+	expect(dockerText).toContain('Simulator URL http://host.docker.internal:4010,');
+	expect(dockerText).toContain('WARNING');
+	// a signing secret of one's own is not printed
+	const own = resolveConfig({ webhookSecret: 'my-own-signing-secret' }, {});
+	const ownText = startMessage('http://127.0.0.1:4010', own).join('\n');
+	expect(ownText).not.toContain('my-own-signing-secret');
+	expect(ownText).toContain('the value of SANDBOX_WEBHOOK_SECRET');
 });

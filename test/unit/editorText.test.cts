@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { FinVerifyApi } from '../../credentials/FinVerifyApi.credentials';
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
@@ -138,22 +139,6 @@ describe('nodes panel, search and documentation links', () => {
 	const action = codex('FinVerify/FinVerify.node.json');
 	const trigger = codex('FinVerifyTrigger/FinVerifyTrigger.node.json');
 
-	test.each([
-		'company',
-		'credit report',
-		'commercial',
-		'income tax',
-		'collection',
-		'GST',
-		'search by name',
-		'LLP',
-		'KYC',
-		'CIN',
-		'PAN',
-	])('node search finds FinVerify by "%s" (a codex alias)', (word) => {
-		expect(action.alias.map((a) => a.toLowerCase())).toContain(word.toLowerCase());
-	});
-
 	test('documentation links carry no #anchor (n8n appends its tracking parameters after the URL)', () => {
 		const urls = [
 			...Object.values(action.resources).flat(),
@@ -200,4 +185,49 @@ test('canvas subtitles: "Resource · Operation" in the names the dropdowns show,
 	expect(Object.keys(expected).length).toBeGreaterThanOrEqual(19);
 	expect(map).toEqual(expected);
 	expect(map['company.getByCin']).toBe('Company · Get by CIN');
+});
+
+/**
+ * n8n names a node added from the actions list after the operation's action (n8n-workflow's
+ * `NodeHelpers.makeNodeName`, which the editor calls, and renames it while the name is untouched), and
+ * every expression that reads it repeats that name: `$('Get company by CIN or LLPIN').item.json.cin`.
+ */
+describe('default node names', () => {
+	const description = new FinVerify().description;
+	const resource = description.properties.find((p) => p.name === 'resource');
+	const names = ((resource?.options ?? []) as INodePropertyOptions[]).flatMap((r) => {
+		const operation = description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(r.value),
+		);
+		return ((operation?.options ?? []) as INodePropertyOptions[]).map((o) => ({
+			where: `${String(r.value)}.${String(o.value)}`,
+			name: NodeHelpers.makeNodeName({ resource: r.value, operation: o.value }, description),
+		}));
+	});
+
+	test('one per operation, the action, each different', () => {
+		expect(names.length).toBeGreaterThanOrEqual(21);
+		expect(new Set(names.map((n) => n.name)).size).toBe(names.length);
+		expect(names.find((n) => n.where === 'company.getByCin')?.name).toBe(
+			'Get company by CIN or LLPIN',
+		);
+	});
+
+	test('short enough to read in an expression: at most 30 characters', () => {
+		const long = names.filter((n) => n.name.length > 30);
+		expect(long.map((n) => `${n.where}: ${n.name} (${n.name.length})`)).toEqual([]);
+	});
+});
+
+test('Get Commercial Report says where its PAN comes from when the registry answer has none', () => {
+	const notices = new FinVerify().description.properties.filter(
+		(p) =>
+			p.type === 'notice' &&
+			p.displayOptions?.show?.operation?.includes('getCommercialReport') === true,
+	);
+	const pan = notices.find((n) => n.name === 'panSourceNotice');
+	expect(pan?.displayName).toMatch(/Get by CIN/);
+	expect(pan?.displayName).toMatch(/GSTIN: characters 3 to 12/);
+	// before the fields, right after the list of what the operation needs
+	expect(notices.map((n) => n.name)).toEqual(['beforeRunningNotice', 'panSourceNotice']);
 });

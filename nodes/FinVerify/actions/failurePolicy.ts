@@ -95,18 +95,31 @@ export function namingDoneItems(
 			...failures.flatMap((f) => f.created),
 		]),
 	];
+	const doneIds = new Set(
+		done.flatMap((i) => (results[i] ?? []).flatMap((item) => createdIdsOf(item.json))),
+	);
+	const failedIds = ids.filter((id) => !doneIds.has(id));
 	const notes: string[] = [];
-	if (done.length > 0)
+	if (done.length > 0) {
+		const list = `item${done.length > 1 ? 's' : ''} ${done.join(', ')}`;
 		notes.push(
-			`Done before the node stopped, not in the output: item${done.length > 1 ? 's' : ''} ${done.join(', ')}.`,
+			doneIds.size > 0
+				? `Done before the node stopped, not in the output: ${list} (created: ${[...doneIds].join(', ')}). ` +
+						'Look these up before running those items again, so nothing is created twice.'
+				: `Done before the node stopped, not in the output: ${list}. Running them again repeats ` +
+						'their requests.',
 		);
-	if (ids.length > 0)
+	}
+	if (failedIds.length > 0)
 		notes.push(
-			`Created by the service before the node stopped: ${ids.join(', ')}. Check them before running the items again.`,
+			`Created by the service for items that then failed: ${failedIds.join(', ')}. Look these up ` +
+				'before running those items again, so nothing is created twice.',
 		);
 	if (notes.length === 0) return error;
 	const note = notes.join(' ');
-	error.description = error.description ? `${error.description}. ${note}` : note;
+	const before = error.description?.trim();
+	// the error's own text may end without a full stop ("… HTTP 404"): end its sentence first
+	error.description = before ? `${before}${/[.!?]$/.test(before) ? '' : '.'} ${note}` : note;
 	return error;
 }
 

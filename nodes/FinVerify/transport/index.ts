@@ -14,8 +14,8 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { BaseUrlCheck } from '../../shared/baseUrl';
-import { BASE_URL_EXPECTED, baseUrlOfCredential, checkBaseUrl } from '../../shared/baseUrl';
-import { CREDENTIAL_TYPE } from '../../shared/constants';
+import { baseUrlFieldOf, baseUrlOfCredential, checkBaseUrl } from '../../shared/baseUrl';
+import { CREDENTIAL_TYPE, SANDBOX_BASE_URL } from '../../shared/constants';
 import { isPlaceholderWord, visibleLength } from '../../shared/values';
 import { isErrorEnvelope, parseApiError } from './errors';
 import { redactDeep, redactSecrets } from './redact';
@@ -224,7 +224,7 @@ async function readCredentials(this: FinVerifyContext): Promise<LoadedCredential
 	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	return {
 		credentials,
-		baseUrl: checkBaseUrl(baseUrlOfCredential(credentials)),
+		baseUrl: checkBaseUrl(baseUrlOfCredential(credentials), baseUrlFieldOf(credentials)),
 		decrypted: {
 			id: reference?.id ?? '',
 			name: reference?.name ?? '',
@@ -244,9 +244,14 @@ async function loadCredentials(this: FinVerifyContext, itemIndex?: number) {
 	const loaded = await pending;
 	if (!loaded.baseUrl.ok) {
 		// nothing is sent: the key and secret would go wherever a bad value points
-		throw new NodeOperationError(this.getNode(), 'The FinVerify credential has no valid Base URL', {
+		const field = baseUrlFieldOf(loaded.credentials);
+		const expected =
+			field === 'Simulator URL'
+				? `the address the simulator prints when it starts, e.g. ${SANDBOX_BASE_URL}`
+				: 'the service address alone: https:// (or http://), the host and an optional port, e.g. https://api.example.com';
+		throw new NodeOperationError(this.getNode(), `The FinVerify credential has no valid ${field}`, {
 			itemIndex,
-			description: `${loaded.baseUrl.problem} ${BASE_URL_EXPECTED}. Nothing was sent.`,
+			description: `${loaded.baseUrl.problem} Open the credential and enter ${expected}. Nothing was sent.`,
 		});
 	}
 	return { ...loaded, baseUrl: loaded.baseUrl.url };

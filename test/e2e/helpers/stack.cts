@@ -241,7 +241,15 @@ export class N8nStack {
 		const sandbox = await startTestSandbox({ clock: 'real', ...sandboxOptions, stepMs });
 		if (installPackage) lib.installPackage(userFolder);
 		const owner = lib.ownerWithHash(runtime, OWNER);
-		const env = lib.n8nEnv({ userFolder, port, brokerPort, owner, runtime });
+		// sandboxUrl: a new FinVerify API credential's Simulator URL follows this sandbox, as under npm start
+		const env = lib.n8nEnv({
+			userFolder,
+			port,
+			brokerPort,
+			owner,
+			runtime,
+			sandboxUrl: sandbox.url,
+		});
 		const n8nUrl = `http://127.0.0.1:${port}`;
 		const examples: Example[] = lib.readExampleWorkflows().map((e: Example) => ({
 			file: e.file,

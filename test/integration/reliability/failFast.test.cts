@@ -292,6 +292,32 @@ describe('items done before a failure (Items in Parallel)', () => {
 		expect(created).toHaveLength(4);
 		for (const id of created) expect(result.error?.description).toContain(id);
 		expect(result.error?.description).toContain('items 0, 1, 3, 4');
+		// its own sentence, after the error's, and what to do about what was created
+		expect(result.error?.description).toMatch(
+			/[.!?] Done before the node stopped, not in the output: items 0, 1, 3, 4 \(created: [^)]+\)\. Look these up before running those items again, so nothing is created twice\.$/,
+		);
+	});
+
+	test('read-only lookups done before a failure: named, with no lookup to do before running them again', async () => {
+		const result = await sandbox.run(
+			nodeWorkflow({
+				items: [cinOf(0), cinOf(1), NOT_FOUND_CIN, cinOf(3), cinOf(4)].map((cin) => ({ cin })),
+				parameters: {
+					resource: 'company',
+					operation: 'getByCin',
+					company: { __rl: true, mode: 'cin', value: '={{ $json.cin }}' },
+					requestOptions: { maxRetries: 0, concurrency: 5 },
+				},
+			}),
+		);
+		const description = String(result.error?.description);
+		expect(result.error?.message).toMatch(/No company found/);
+		expect(description).toMatch(
+			/[.!?] Done before the node stopped, not in the output: items 0, 1, 3, 4\. Running them again repeats their requests\.$/,
+		);
+		expect(description).not.toMatch(/[A-Za-z0-9] Done before/);
+		expect(description).not.toContain('created');
+		expect(description).not.toMatch(/look (them|these) up/i);
 	});
 
 	test('with the error output: the 4 sessions are output, item 2 is an error item', async () => {

@@ -21,7 +21,7 @@ export const description: INodeProperties[] = [
 				description:
 					'Send a request to any path under /api/v1/services/ with the credential applied, e.g. ' +
 					'operations this node has no dedicated action for (GST analyser, bank statement upload)',
-				action: 'Send a request to any service endpoint',
+				action: 'Call any endpoint',
 			},
 		],
 		default: 'send',

@@ -30,26 +30,26 @@ export const description: INodeProperties[] = [
 				value: 'getAnalysis',
 				description:
 					'Get the computed analysis of a finished journey: totals, income, obligations, flags',
-				action: 'Get the analysis of a bank statement journey',
+				action: 'Get journey analysis',
 			},
 			{
 				name: 'Get Statement Result',
 				value: 'getStatementResult',
 				description: 'Get the accounts and transactions fetched by a finished journey',
-				action: 'Get the statement result of a bank statement journey',
+				action: 'Get journey statement',
 			},
 			{
 				name: 'Get Status',
 				value: 'getStatus',
 				description: 'Get the status of a journey, optionally waiting until it is final',
-				action: 'Get the status of a bank statement journey',
+				action: 'Get journey status',
 			},
 			{
 				name: 'Start Journey',
 				value: 'start',
 				description:
 					'Start an account-aggregator consent journey and get its consent link (preview)',
-				action: 'Start a bank statement consent journey for a mobile number',
+				action: 'Start bank statement journey',
 			},
 			{
 				name: 'Wait for Journey',
@@ -57,7 +57,7 @@ export const description: INodeProperties[] = [
 				description:
 					"Wait (in n8n, no worker held) until a journey started with this execution's resume URL " +
 					'reports a final status',
-				action: 'Wait for a bank statement journey to finish',
+				action: 'Wait for journey',
 			},
 		],
 		default: 'start',

@@ -23,7 +23,7 @@ export const description: INodeProperties[] = [
 				description:
 					'Create a time-limited hosted link, e-mailed to a recipient, through which they submit ITR ' +
 					'or GST data',
-				action: 'Create a hosted link that collects ITR or GST data',
+				action: 'Create collection session',
 			},
 			{
 				name: 'Wait for Session',
@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 				description:
 					"Wait (in n8n, no worker held) until a session created with this execution's resume URL " +
 					'is completed, abandoned or expired',
-				action: 'Wait for a collection session to finish',
+				action: 'Wait for session',
 			},
 		],
 		default: 'create',

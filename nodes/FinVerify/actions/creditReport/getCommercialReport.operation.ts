@@ -39,6 +39,16 @@ const properties: INodeProperties[] = [
 		"the business's name and PAN, and Subject Has Consented set to Yes (the business agreed to " +
 			'the check)',
 	),
+	{
+		displayName:
+			"Where the PAN comes from: Company → Get by CIN gives the company's PAN (its pan field) only " +
+			"when the registry's answer states one, and often it does not (pan is empty). Take it then " +
+			"from the business's documents or your CRM, or from its GSTIN: characters 3 to 12 of a GSTIN " +
+			'are the PAN.',
+		name: 'panSourceNotice',
+		type: 'notice',
+		default: '',
+	},
 	businessNameField,
 	{
 		...panField,

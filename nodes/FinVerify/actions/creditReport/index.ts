@@ -21,14 +21,14 @@ export const description: INodeProperties[] = [
 				name: 'Get Commercial Report',
 				value: 'getCommercialReport',
 				description: 'Get the credit report of a business as an HTML document',
-				action: 'Get the commercial credit report of a business by PAN',
+				action: 'Get commercial report by PAN',
 			},
 			{
 				name: 'Get Multi-Bureau Report',
 				value: 'getMultiBureauReport',
 				description:
 					'Get the credit reports and scores of a person from one or more bureaus in one call',
-				action: 'Get the credit reports of a person from several bureaus',
+				action: 'Get bureau credit reports',
 			},
 		],
 		default: 'getMultiBureauReport',

@@ -22,7 +22,7 @@ export const description: INodeProperties[] = [
 				value: 'getEpfoRecord',
 				description:
 					'Get the provident-fund member profile, employers and contributions linked to a mobile number',
-				action: 'Get the EPFO employment record of a mobile number',
+				action: 'Get EPFO record by mobile',
 			},
 			{
 				name: 'Get EPFO Record with Credit Report',
@@ -30,7 +30,7 @@ export const description: INodeProperties[] = [
 				description:
 					'Get the EPFO employment record and a CRIF credit report for a mobile number in one call; ' +
 					'partial answers are flagged, not failed',
-				action: 'Get the EPFO employment record and credit summary of a mobile number',
+				action: 'Get EPFO and credit by mobile',
 			},
 		],
 		default: 'getEpfoRecord',

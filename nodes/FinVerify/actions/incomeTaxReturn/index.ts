@@ -30,32 +30,32 @@ export const description: INodeProperties[] = [
 				value: 'confirmPasswordReset',
 				description:
 					'Confirm a pending portal password reset with the OTP the taxpayer received (preview)',
-				action: 'Confirm a portal password reset with OTP',
+				action: 'Confirm ITR password reset',
 			},
 			{
 				name: 'Get Analysis Status',
 				value: 'getAnalysisStatus',
 				description:
 					'Get the status of an ITR analysis job, optionally waiting until it completes (preview)',
-				action: 'Get the status of an ITR analysis',
+				action: 'Get ITR analysis status',
 			},
 			{
 				name: 'Get Data',
 				value: 'getData',
 				description: 'Get the taxpayer profile and filed returns from a completed analysis job',
-				action: 'Get the tax returns read by a finished ITR analysis',
+				action: 'Get ITR data',
 			},
 			{
 				name: 'Reset Portal Password',
 				value: 'resetPortalPassword',
 				description: 'Request a taxpayer portal password reset; an OTP is sent to the taxpayer',
-				action: 'Request a taxpayer portal password reset OTP',
+				action: 'Reset ITR portal password',
 			},
 			{
 				name: 'Start Analysis',
 				value: 'startAnalysis',
 				description: "Start reading a taxpayer's returns from the income-tax portal (preview)",
-				action: 'Start an ITR analysis that reads the income tax returns of a PAN',
+				action: 'Start ITR analysis',
 			},
 		],
 		default: 'getData',

@@ -302,15 +302,21 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 			});
 		});
 
-		test('a key without the permission: the node stops naming the credential, even with the error output on', async () => {
+		test('a key without the permission: every item fails naming the credential, on the error output (under Continue the node never throws)', async () => {
 			const result = await run(fixture('getCommercialReport.permissionDenied'), {
 				apiKey: 'corporate-only-key',
 				apiSecret: 'corporate-only-secret',
 			});
-			expect(result.error?.message).toMatch(
-				/^The FinVerify API credential "FinVerify sandbox" was rejected by the service \(HTTP 403 PERMISSION_DENIED/,
-			);
-			expectApiError(result, 'PERMISSION_DENIED', '403');
+			expect(result.error).toBeUndefined();
+			expect(result.json(NODE, 0)).toEqual([]);
+			const failed = result.json(NODE, 1);
+			expect(failed.length).toBeGreaterThan(0);
+			for (const json of failed) {
+				expect(json.message).toMatch(
+					/^The FinVerify API credential "FinVerify sandbox" was rejected by the service \(HTTP 403 PERMISSION_DENIED/,
+				);
+				expect(json.error).toMatchObject({ code: 'PERMISSION_DENIED', httpCode: 403 });
+			}
 		});
 	});
 });

@@ -275,9 +275,12 @@ test('secrets never appear in an error message, description or JSON', async () =
 	]);
 	for (const secret of Object.values(SECRETS)) expect(everything).not.toContain(secret);
 	expect(stopped.error?.message).toContain('[redacted]');
-	// a rejected credential stops the node whatever the error setting
-	expect(continued.error?.message).toContain('[redacted]');
-	expect(continued.error).toMatchObject({ httpCode: '401' });
+	// under Continue the node never throws (n8n would pass the input on as a success): the item carries the
+	// rejection, redacted too
+	expect(continued.error).toBeUndefined();
+	const [item] = continued.json('FinVerify');
+	expect(String(item.message)).toContain('[redacted]');
+	expect(item.error).toMatchObject({ code: 'UNAUTHORIZED', httpCode: 401 });
 });
 
 test('a network failure error holds no request internals (auth headers)', async () => {

@@ -484,7 +484,7 @@ export const failedItemsField: INodeProperties = {
 			name: 'Follow On Error in Settings',
 			value: 'onError',
 			description:
-				"n8n's setting decides: Stop Workflow stops at the first failed item; a Continue setting sends failed items to the regular or the error output, and the execution then ends green however many failed",
+				'Settings → On Error decides: Stop Workflow stops at the first failed item; a Continue setting sends failed items to the regular or the error output, and the execution then ends green however many failed',
 		},
 	],
 	description: 'Where an item goes when its request failed or its input was invalid',

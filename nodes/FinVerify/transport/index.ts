@@ -14,7 +14,12 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { BaseUrlCheck } from '../../shared/baseUrl';
-import { baseUrlFieldOf, baseUrlOfCredential, checkBaseUrl } from '../../shared/baseUrl';
+import {
+	BASE_URL_EXPECTED,
+	baseUrlFieldOf,
+	baseUrlOfCredential,
+	checkBaseUrl,
+} from '../../shared/baseUrl';
 import { CREDENTIAL_TYPE, SANDBOX_BASE_URL } from '../../shared/constants';
 import { isPlaceholderWord, visibleLength } from '../../shared/values';
 import { isErrorEnvelope, parseApiError } from './errors';
@@ -247,11 +252,11 @@ async function loadCredentials(this: FinVerifyContext, itemIndex?: number) {
 		const field = baseUrlFieldOf(loaded.credentials);
 		const expected =
 			field === 'Simulator URL'
-				? `the address the simulator prints when it starts, e.g. ${SANDBOX_BASE_URL}`
-				: 'the service address alone: https:// (or http://), the host and an optional port, e.g. https://api.example.com';
+				? `Open the credential and enter the address the simulator prints when it starts, e.g. ${SANDBOX_BASE_URL}.`
+				: `${BASE_URL_EXPECTED}.`;
 		throw new NodeOperationError(this.getNode(), `The FinVerify credential has no valid ${field}`, {
 			itemIndex,
-			description: `${loaded.baseUrl.problem} Open the credential and enter ${expected}. Nothing was sent.`,
+			description: `${loaded.baseUrl.problem} ${expected} Nothing was sent.`,
 		});
 	}
 	return { ...loaded, baseUrl: loaded.baseUrl.url };

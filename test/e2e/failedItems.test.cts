@@ -21,7 +21,6 @@ const lib = require('../../scripts/lib/user-folder') as { stableId(seed: string)
 
 const GOOD = 'L17110MH1973PLC019786';
 const NOT_FOUND = 'U00000MH0000PTC000404';
-const NOT_FOUND_TOO = 'U00000MH0000PTC000405';
 
 type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 type Threshold = 'never' | 'allItems' | 'share';
@@ -29,7 +28,7 @@ type Batch = 'some' | 'all';
 const ON_ERROR: OnError[] = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'];
 const THRESHOLDS: Threshold[] = ['never', 'allItems', 'share'];
 const BATCHES: Batch[] = ['some', 'all'];
-const CINS: Record<Batch, string[]> = { some: [GOOD, NOT_FOUND], all: [NOT_FOUND, NOT_FOUND_TOO] };
+const CINS: Record<Batch, string[]> = { some: [GOOD, NOT_FOUND], all: [NOT_FOUND, NOT_FOUND] };
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -126,6 +126,8 @@ beforeAll(async () => {
 	} as Workflow;
 	await stack.importAll([...variants.values(), errorCatcher, production]);
 	await stack.publish(production.id);
+	// n8n 2.x runs an Error Workflow only once it is published (it loads the published version)
+	await stack.publish(errorCatcher.id);
 	await stack.start();
 }, 900_000);
 

@@ -8,7 +8,6 @@ import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import { withParameters } from '../harness/index.cjs';
 import {
-	expectApiError,
 	expectNothingSent,
 	fixtures,
 	NODE,
@@ -302,15 +301,18 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 			});
 		});
 
-		test('a key without the permission: the node stops naming the credential, even with the error output on', async () => {
+		test('a key without the permission: PERMISSION_DENIED on the error output, the credential checked and accepted', async () => {
 			const result = await run(fixture('getCommercialReport.permissionDenied'), {
 				apiKey: 'corporate-only-key',
 				apiSecret: 'corporate-only-secret',
 			});
-			expect(result.error?.message).toMatch(
-				/^The FinVerify API credential "FinVerify sandbox" was rejected by the service \(HTTP 403 PERMISSION_DENIED/,
+			expect(result.error).toBeUndefined();
+			expect(result.output(NODE, 0)).toHaveLength(0);
+			const [failed] = result.output(NODE, 1);
+			expect(failed.json.error).toMatchObject({ code: 'PERMISSION_DENIED', httpCode: 403 });
+			expect(String((failed.json.error as IDataObject).description)).toContain(
+				'The credential "FinVerify sandbox" was checked with the credential Test\'s free request and is accepted',
 			);
-			expectApiError(result, 'PERMISSION_DENIED', '403');
 		});
 	});
 });

@@ -21,6 +21,8 @@ const ITEMS = Number(process.env.FAILFAST_ITEMS ?? 50);
 const LATENCY_MS = Number(process.env.FAILFAST_LATENCY_MS ?? 800);
 const PARALLEL = (process.env.FAILFAST_PARALLEL ?? '1,3,50').split(',').map(Number);
 const KEYS = { apiKey: 'bench-key', apiSecret: 'bench-secret' };
+/** FAILFAST_SCENARIOS=wrong,outage,…: only the scenarios whose name starts with one of these. */
+const ONLY = process.env.FAILFAST_SCENARIOS?.split(',');
 
 const cinOf = (i: number) => `L17110MH1973PLC0${String(19000 + i).padStart(5, '0')}`;
 
@@ -49,7 +51,26 @@ const scenarios: Scenario[] = [
 		check: { ...gatewayTimeout, delayMs: LATENCY_MS },
 	},
 	{
-		name: 'healthy slow service (every lookup answered)',
+		name: 'outage of the lookups alone (504 after the latency; the status check answers at once)',
+		lookup: () => ({ ...gatewayTimeout, delayMs: LATENCY_MS }),
+		check: {
+			status: 404,
+			body: { success: false, message: 'Journey not found', error_code: 'NOT_FOUND' },
+		},
+	},
+	{
+		name: 'healthy slow service, the status check at once (bureau pulls take seconds)',
+		lookup: (cin) => ({
+			delayMs: LATENCY_MS,
+			body: { success: true, data: { cin, company_name: 'ACME LIMITED', status: 'Active' } },
+		}),
+		check: {
+			status: 404,
+			body: { success: false, message: 'Journey not found', error_code: 'NOT_FOUND' },
+		},
+	},
+	{
+		name: 'healthy slow service, the status check as slow',
 		lookup: (cin) => ({
 			delayMs: LATENCY_MS,
 			body: { success: true, data: { cin, company_name: 'ACME LIMITED', status: 'Active' } },
@@ -114,13 +135,15 @@ async function main() {
 	engine.setCredentials({ finVerifyApi: { environment: 'custom', baseUrl: stub.url, ...KEYS } });
 	const rows: Row[] = [];
 	try {
-		for (const scenario of scenarios)
+		for (const scenario of scenarios.filter(
+			(s) => !ONLY || ONLY.some((name) => s.name.startsWith(name)),
+		))
 			for (const parallel of PARALLEL) rows.push(await measure(engine, stub, scenario, parallel));
 	} finally {
 		await stub.close();
 	}
 	const table = [
-		`${ITEMS} lookups, every answer after ${LATENCY_MS} ms, Continue (using error output), Retries 3`,
+		`${ITEMS} lookups, every answer after ${LATENCY_MS} ms (unless said), Continue (using error output), Retries 3`,
 		'',
 		'| Case | Items in Parallel | Lookups sent | Credential checks | Outcome | Time |',
 		'| --- | --- | --- | --- | --- | --- |',
@@ -132,7 +155,11 @@ async function main() {
 		),
 	].join('\n');
 	process.stdout.write(`${table}\n`);
-	const out = path.join(__dirname, 'results', `failFast-${LATENCY_MS}ms.json`);
+	const out = path.join(
+		__dirname,
+		'results',
+		`failFast-${ITEMS}-items-${LATENCY_MS}ms${ONLY ? `-${ONLY.join('-')}` : ''}.json`,
+	);
 	fs.writeFileSync(
 		out,
 		`${JSON.stringify({ measuredAt: new Date().toISOString(), items: ITEMS, latencyMs: LATENCY_MS, rows }, null, '\t')}\n`,

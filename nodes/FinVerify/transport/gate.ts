@@ -6,9 +6,14 @@
  * waiting and the credential check are injected (unit-tested alone).
  *
  * - Until an answer proves the service, one request goes at a time (the probe). The execution's
- *   first probe holds the others back until it is answered or fails (its attempt's deadline, the
- *   node's Timeout, bounds that): what a wrong key or an outage costs does not depend on how fast
- *   the first answer comes.
+ *   first probe holds the others back until an answer proves the credential and the service: its
+ *   own, or, when it is still unanswered after `probeGraceMs` (0.5 s: a bureau pull takes seconds),
+ *   the credential check's, sent then for the others. So what a wrong key or an outage costs does
+ *   not depend on how fast the first answer comes (one request, and the free check; a check that
+ *   gets no answer of the service proves nothing and the others keep waiting for the probe, which
+ *   its attempt's deadline, the node's Timeout, bounds), and a healthy service that takes seconds
+ *   costs the others the grace and the check, not the probe's whole answer. After a failed round
+ *   the probe goes alone again, without that grace, until an answer proves the service.
  * - A refused answer (401/403, or an envelope saying UNAUTHORIZED, FORBIDDEN, PERMISSION_DENIED or
  *   status_code 401/403) may concern that record alone. The gate confirms it once per execution with
  *   the credential check (the credential Test's free request), holding back every new request
@@ -39,6 +44,13 @@ export const FAILED_ROUNDS_TO_OPEN = 3;
  * the rate-limit stop) needs besides its rounds: one record's own trouble never stops the others.
  */
 export const DISTINCT_ITEMS_TO_STOP = 3;
+
+/**
+ * How long the execution's first probe may go unanswered before the credential check is sent for the
+ * requests waiting on it (a 401 or a refused connection comes within it: one round trip and a TLS
+ * handshake).
+ */
+export const PROBE_GRACE_MS = 500;
 
 /**
  * Credential checks one execution sends at most: a decisive answer is kept for the execution; a
@@ -89,6 +101,10 @@ export type AttemptOutcome =
 export interface CredentialCheck {
 	verdict: CredentialVerdict;
 	cause: string;
+	/** The service's message, code and HTTP status, when it answered (never a secret). */
+	message?: string;
+	code?: string;
+	httpCode?: number;
 }
 
 export interface GateOptions {
@@ -102,6 +118,8 @@ export interface GateOptions {
 	 * answer is taken at its word: the gate stops.
 	 */
 	checkCredential?: () => Promise<CredentialCheck>;
+	/** How long the first probe goes unanswered before the check is sent (PROBE_GRACE_MS). */
+	probeGraceMs?: number;
 	now?: () => number;
 	/** Waits the given milliseconds (n8n-workflow's `sleep` in the node). */
 	wait: (ms: number) => Promise<void>;
@@ -143,6 +161,9 @@ export class RequestGate {
 	private pendingCheck: Promise<CredentialCheck> | undefined;
 	private checksSent = 0;
 	private checker: (() => Promise<CredentialCheck>) | undefined;
+	/** The first probe's grace: started when it is admitted, over once it waited `probeGraceMs`. */
+	private grace: 'unstarted' | 'running' | 'over' = 'unstarted';
+	private readonly probeGraceMs: number;
 	private readonly failedRoundsToOpen: number;
 	private readonly distinctItemsToStop: number;
 	private readonly now: () => number;
@@ -151,6 +172,7 @@ export class RequestGate {
 		this.failedRoundsToOpen = options.failedRoundsToOpen ?? FAILED_ROUNDS_TO_OPEN;
 		this.distinctItemsToStop = options.distinctItemsToStop ?? DISTINCT_ITEMS_TO_STOP;
 		this.checker = options.checkCredential;
+		this.probeGraceMs = options.probeGraceMs ?? PROBE_GRACE_MS;
 		this.now = options.now ?? Date.now;
 	}
 
@@ -196,8 +218,11 @@ export class RequestGate {
 				if (this.proven || this.prober === request) return this.round;
 				if (this.prober === undefined && !this.letsAnotherProbe(request, item)) {
 					this.prober = request;
+					if (this.round === 0 && this.grace === 'unstarted') this.startGrace();
 					return this.round;
 				}
+				// waiting on the execution's first probe, unanswered for its grace: the check decides
+				this.checkForWaiting();
 				await this.changed.promise;
 			}
 		} finally {
@@ -293,6 +318,42 @@ export class RequestGate {
 			this.confirming--;
 			this.notify();
 		}
+	}
+
+	/** One timer for the first probe's grace; when it ends, the requests waiting on it have the credential checked. */
+	private startGrace(): void {
+		this.grace = 'running';
+		if (!Number.isFinite(this.probeGraceMs)) return;
+		void this.options.wait(this.probeGraceMs).then(() => {
+			this.grace = 'over';
+			this.checkForWaiting();
+		});
+	}
+
+	/**
+	 * The first probe is still unanswered after its grace and requests wait on it: the credential
+	 * check answers for them. Accepted: the others start (the service is at work on the probe);
+	 * refused: the gate stops; no answer of the service: they keep waiting for the probe.
+	 */
+	private checkForWaiting(): void {
+		const checker = this.checker;
+		if (this.grace !== 'over' || !checker || this.stopped || this.proven || this.round !== 0)
+			return;
+		if (this.waiting.size === 0 || this.credential !== undefined || this.pendingCheck) return;
+		void this.checkOnce(checker).then((check) => {
+			if (this.stopped || this.proven || this.round !== 0) return;
+			if (check.verdict === 'rejected')
+				this.stopped = {
+					reason: 'credentialRejected',
+					rounds: 1,
+					cause: check.message ? `${check.cause}: ${check.message}` : check.cause,
+					code: check.code,
+					httpCode: check.httpCode,
+					confirmedBy: check.cause,
+				};
+			if (check.verdict === 'accepted') this.proven = true;
+			this.notify();
+		});
 	}
 
 	/** `request` is done (answered or failed for good): another request may probe. */

@@ -465,11 +465,14 @@ async function checkCredential(
 	}
 	const status = result.response.statusCode;
 	const { parsed } = parseBody(result.response.body);
-	const code =
-		typeof parsed === 'object' && parsed !== null ? parseApiError(parsed, status).code : undefined;
+	const answer =
+		typeof parsed === 'object' && parsed !== null ? parseApiError(parsed, status) : undefined;
 	return {
 		verdict: credentialCheckVerdict(status, parsed),
-		cause: redactSecrets(`HTTP ${status}${code ? ` ${code}` : ''}`, target.secrets),
+		cause: redactSecrets(`HTTP ${status}${answer?.code ? ` ${answer.code}` : ''}`, target.secrets),
+		message: answer ? redactSecrets(answer.message, target.secrets) : undefined,
+		code: answer?.code,
+		httpCode: status,
 	};
 }
 

@@ -111,8 +111,9 @@ describe('against the sandbox', () => {
 				const requests = await sandbox.control.requests('epfo-combined/fetch');
 				expect(ofMobile(requests, badMobile)).toHaveLength(ATTEMPTS);
 				expect(requests).toHaveLength(ITEMS - 1 + ATTEMPTS);
-				// a 5xx or a 429 is no reason to check the credential
-				expect(await sandbox.sent(CHECK_PATH)).toBe(0);
+				// a 5xx or a 429 is no reason to check the credential (the one check there may be is the
+				// first probe's grace, when its answer took over half a second)
+				expect(await sandbox.sent(CHECK_PATH)).toBeLessThanOrEqual(1);
 			},
 		);
 
@@ -247,8 +248,10 @@ describe('against a scripted service', () => {
 				const lookupsSent = sentTo(CIN_PATH);
 				expect(lookupsSent.filter((r) => cinOfRequest(r) === cinOf(BAD))).toHaveLength(attempts);
 				expect(lookupsSent).toHaveLength(ITEMS - 1 + attempts);
-				// a refused answer is confirmed once per execution; a 500 is no reason to check
-				expect(sentTo(CHECK)).toHaveLength(label === 'HTTP 500' ? 0 : 1);
+				// a refused answer is confirmed once per execution; a 500 is no reason to check (the one
+				// check there may be is the first probe's grace, when its answer took over half a second)
+				if (label === 'HTTP 500') expect(sentTo(CHECK).length).toBeLessThanOrEqual(1);
+				else expect(sentTo(CHECK)).toHaveLength(1);
 			},
 		);
 	});
@@ -303,7 +306,9 @@ describe('against a scripted service', () => {
 				);
 				expect(result.error?.message).toMatch(/^The FinVerify service is unavailable/);
 				expect(sent).toBe(expected);
-				expect(sentTo(CHECK)).toHaveLength(0);
+				// the first probe's grace ends before its 504: the check is sent for the items waiting on it
+				// (none at Items in Parallel 1), gets a 504 too, proves nothing, and they keep waiting
+				expect(sentTo(CHECK).length).toBeLessThanOrEqual(concurrency === 1 ? 0 : 1);
 			},
 		);
 	});

@@ -11,6 +11,7 @@ import {
 	FAILED_ROUNDS_TO_OPEN,
 	GateStopped,
 	MAX_CREDENTIAL_CHECKS,
+	PROBE_GRACE_MS,
 	RequestGate,
 	gateOutcome,
 } from '../../../nodes/FinVerify/transport/gate';
@@ -22,7 +23,11 @@ interface FakeOptions {
 	check?: () => Promise<CredentialCheck>;
 }
 
-/** A gate on a fake clock whose waits pass at once (and advance the clock). */
+/**
+ * A gate on a fake clock whose waits pass at once (and advance the clock). The first probe's grace is
+ * off here (a wait that passes at once would end it at once); 'the first probe’s grace' below runs it
+ * on a clock the test moves.
+ */
 function fakeGate({ rateLimitedRoundsToStop = 4, failedRoundsToOpen, check }: FakeOptions = {}) {
 	let now = 1_000_000;
 	const waits: number[] = [];
@@ -30,6 +35,7 @@ function fakeGate({ rateLimitedRoundsToStop = 4, failedRoundsToOpen, check }: Fa
 		rateLimitedRoundsToStop,
 		failedRoundsToOpen,
 		checkCredential: check,
+		probeGraceMs: Infinity,
 		now: () => now,
 		wait: async (ms) => {
 			waits.push(ms);
@@ -114,8 +120,8 @@ describe('the first request probes alone', () => {
 		expect(await settled(waitingC)).toBe(true);
 	});
 
-	test('however long the first probe takes, the others wait for its answer (no time grace)', async () => {
-		const { gate, advance } = clockGate({ check: answering('accepted') });
+	test('without an answer, time alone never lets the others go', async () => {
+		const { gate, advance } = clockGate();
 		const probe = {};
 		const round = await gate.admit(probe, 0);
 		const others = Array.from({ length: 49 }, (_, i) => gate.admit({}, i + 1));
@@ -154,6 +160,101 @@ describe('the first request probes alone', () => {
 		gate.record(probe, await gate.admit(probe, 0), answered);
 		const many = Array.from({ length: 50 }, (_, i) => gate.admit({}, i + 1));
 		expect(await settled(Promise.all(many))).toBe(true);
+	});
+});
+
+describe('the first probe’s grace: the credential check answers for the waiting requests', () => {
+	test(`a probe unanswered for ${PROBE_GRACE_MS} ms: the check is sent; accepted, the others start while the probe is at work`, async () => {
+		const checks = manualCheck();
+		const { gate, advance } = clockGate({ check: checks.check });
+		await gate.admit({}, 0);
+		const others = Array.from({ length: 49 }, (_, i) => gate.admit({}, i + 1));
+		advance(PROBE_GRACE_MS - 1);
+		expect(await settled(Promise.all(others))).toBe(false);
+		expect(checks.asked).toBe(0);
+		advance(1);
+		expect(await settled(Promise.all(others))).toBe(false);
+		expect(checks.asked).toBe(1);
+		await checks.answer('accepted');
+		expect(await Promise.all(others)).toEqual(new Array(49).fill(0));
+	});
+
+	test('the check refused: the gate stops, the others are never sent', async () => {
+		const checks = manualCheck();
+		const { gate, advance } = clockGate({ check: checks.check });
+		await gate.admit({}, 0);
+		const other = gate.admit({}, 1);
+		advance(PROBE_GRACE_MS);
+		await checks.answer('rejected', 'HTTP 401 UNAUTHORIZED');
+		await expect(other).rejects.toMatchObject({
+			stop: { reason: 'credentialRejected', confirmedBy: 'HTTP 401 UNAUTHORIZED' },
+		});
+	});
+
+	test('the check without an answer of the service: the others wait for the probe, however long', async () => {
+		const checks = manualCheck();
+		const { gate, advance } = clockGate({ check: checks.check });
+		const probe = {};
+		const round = await gate.admit(probe, 0);
+		const other = gate.admit({}, 1);
+		advance(PROBE_GRACE_MS);
+		await checks.answer('unknown', 'HTTP 504');
+		advance(60_000);
+		expect(await settled(other)).toBe(false);
+		gate.record(probe, round, answered);
+		expect(await other).toBe(0);
+	});
+
+	test('nobody waiting (Items in Parallel 1): no check', async () => {
+		const checks = manualCheck();
+		const { gate, advance } = clockGate({ check: checks.check });
+		await gate.admit({}, 0);
+		advance(PROBE_GRACE_MS * 10);
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(checks.asked).toBe(0);
+	});
+
+	test('a request that comes after the grace ended, the probe still unanswered, has the check sent', async () => {
+		const checks = manualCheck();
+		const { gate, advance } = clockGate({ check: checks.check });
+		await gate.admit({}, 0);
+		advance(PROBE_GRACE_MS);
+		const late = gate.admit({}, 1);
+		expect(await settled(late)).toBe(false);
+		expect(checks.asked).toBe(1);
+		await checks.answer('accepted');
+		expect(await settled(late)).toBe(true);
+	});
+
+	test('the grace’s check is the one a later refusal uses: one check in all', async () => {
+		const checks = manualCheck();
+		const { gate, advance } = clockGate({ check: checks.check });
+		const probe = {};
+		const round = await gate.admit(probe, 0);
+		const other = gate.admit({}, 1);
+		advance(PROBE_GRACE_MS);
+		const confirmed = gate.confirmRejection(probe, round, refused);
+		await checks.answer('rejected', 'HTTP 401 UNAUTHORIZED');
+		expect((await confirmed)?.verdict).toBe('rejected');
+		await expect(other).rejects.toBeInstanceOf(GateStopped);
+		expect(gate.credentialChecks).toBe(1);
+		expect(gate.stop).toMatchObject({ reason: 'credentialRejected' });
+	});
+
+	test('after a failed round there is no grace: the next probe goes alone until an answer', async () => {
+		const checks = manualCheck();
+		const { gate, advance } = clockGate({ check: checks.check });
+		const first = {};
+		gate.record(first, await gate.admit(first, 0), down);
+		gate.release(first);
+		const next = {};
+		await gate.admit(next, 1);
+		const other = gate.admit({}, 2);
+		advance(PROBE_GRACE_MS * 10);
+		expect(await settled(other)).toBe(false);
+		expect(checks.asked).toBe(0);
+		gate.record(next, 1, answered);
+		expect(await other).toBe(1);
 	});
 });
 

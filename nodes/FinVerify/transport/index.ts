@@ -689,7 +689,6 @@ async function sendWithRetries(
 			parsedError.requestId ? `Request ID: ${parsedError.requestId}` : undefined,
 			attempt > 0 ? `after ${attempt + 1} attempts` : undefined,
 		].filter(Boolean);
-
 		const errorBody: JsonObject =
 			typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
 				? (parsed as JsonObject)

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { BASE_URL_TEST_EXPRESSION } from '../nodes/shared/baseUrl';
-import { SANDBOX_BASE_URL } from '../nodes/shared/constants';
+import { CREDENTIAL_CHECK, SANDBOX_BASE_URL } from '../nodes/shared/constants';
 
 export class FinVerifyApi implements ICredentialType {
 	name = 'finVerifyApi';
@@ -183,9 +183,10 @@ export class FinVerifyApi implements ICredentialType {
 			baseURL: BASE_URL_TEST_EXPRESSION,
 			skipSslCertificateValidation:
 				'={{ $credentials.environment === "custom" && $credentials.ignoreSslIssues === true }}',
-			url: '/api/v1/services/aa-bsa-journey/status',
+			// the same request the FinVerify node sends to confirm a refused answer (transport/index.ts)
+			url: `/api/v1/services/${CREDENTIAL_CHECK.path}`,
 			method: 'GET',
-			qs: { client_id: 'credential_check_no_such_journey' },
+			qs: { client_id: CREDENTIAL_CHECK.clientId },
 			ignoreHttpStatusErrors: true,
 		},
 		rules: [

@@ -158,11 +158,16 @@ async function addNode(
 	);
 }
 
-/** The "+" at a canvas node's output. */
+/**
+ * The "+" at a canvas node's first output (a version 3 FinVerify node has Success and Failed, and Complete and
+ * Incomplete on the decision operations: the first is where the chain goes on).
+ */
 const outputPlus = (name: string) =>
-	page.locator(
-		`[data-test-id="canvas-node-output-handle"][data-node-name="${name}"] [data-test-id="canvas-handle-plus"]`,
-	);
+	page
+		.locator(
+			`[data-test-id="canvas-node-output-handle"][data-node-name="${name}"] [data-test-id="canvas-handle-plus"]`,
+		)
+		.first();
 
 /** The visible entries of the open element-plus dropdown (credential and resource-locator mode lists). */
 const openSelectItems = () => page.locator('.el-select-dropdown__item').filter({ visible: true });
@@ -460,8 +465,8 @@ test('schema preview: before a first run, the next node shows the output fields 
 	// n8n asks /schemas/<package>.<node>/<version>/<resource>/<operation>.json for nodes that have not run;
 	// the package ships nodes/FinVerify/__schema__/v<version>/<resource>/<operation>.json (see docs/output.md)
 	const wf = stack.example('company-onboarding.json');
-	// the example's nodes are at version 2: the editor asks for 2.0.0 (the Simplified output)
-	const url = `${stack.url}/schemas/${NODE_TYPES.action}/2.0.0/company/searchByName.json`;
+	// the example's nodes are at version 3: the editor asks for 3.0.0 (version 3's Simplified output)
+	const url = `${stack.url}/schemas/${NODE_TYPES.action}/3.0.0/company/searchByName.json`;
 	await run('schema-preview', async () => {
 		const direct = await page.request.get(url);
 		expect(direct.status()).toBe(200);
@@ -470,7 +475,8 @@ test('schema preview: before a first run, the next node shows the output fields 
 		expect(Object.keys(schema.properties)).toEqual(
 			expect.arrayContaining(['name', 'entityType', 'identifier', 'cin', 'llpin']),
 		);
-		expect((await page.request.get(url.replace('2.0.0', '1.0.0'))).status()).toBe(200);
+		expect((await page.request.get(url.replace('3.0.0', '1.0.0'))).status()).toBe(200);
+		expect((await page.request.get(url.replace('3.0.0', '2.0.0'))).status()).toBe(200);
 
 		const answers: Array<{ url: string; status: number }> = [];
 		page.on('response', (r) => {

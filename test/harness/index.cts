@@ -12,7 +12,7 @@ export type { SingleNodeOptions } from './workflows.cjs';
 export { SANDBOX_KEYS, SandboxControl, sandboxCredentials, startTestSandbox } from './sandbox.cjs';
 export type { LoggedRequest, Shape } from './sandbox.cjs';
 export { startStubServer } from './stub-server.cjs';
-export type { StubServer, StubRequest } from './stub-server.cjs';
+export type { StubRequest, StubResponse, StubServer } from './stub-server.cjs';
 export { WaitingExecutions } from './waiting.cjs';
 export type { WaitingCall, WaitingStatus } from './waiting.cjs';
 export { runCredentialTest } from './credentialTest.cjs';

@@ -8,7 +8,6 @@ import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import { withParameters } from '../harness/index.cjs';
 import {
-	expectApiError,
 	expectNothingSent,
 	fixtures,
 	NODE,
@@ -302,21 +301,18 @@ describe.each(SHAPES)('Credit Report, %s shape', (shape) => {
 			});
 		});
 
-		test('a key without the permission: every item fails naming the credential, on the error output (under Continue the node never throws)', async () => {
+		test('a key without the permission: PERMISSION_DENIED on the error output, the credential checked and accepted', async () => {
 			const result = await run(fixture('getCommercialReport.permissionDenied'), {
 				apiKey: 'corporate-only-key',
 				apiSecret: 'corporate-only-secret',
 			});
 			expect(result.error).toBeUndefined();
-			expect(result.json(NODE, 0)).toEqual([]);
-			const failed = result.json(NODE, 1);
-			expect(failed.length).toBeGreaterThan(0);
-			for (const json of failed) {
-				expect(json.message).toMatch(
-					/^The FinVerify API credential "FinVerify sandbox" was rejected by the service \(HTTP 403 PERMISSION_DENIED/,
-				);
-				expect(json.error).toMatchObject({ code: 'PERMISSION_DENIED', httpCode: 403 });
-			}
+			expect(result.output(NODE, 0)).toHaveLength(0);
+			const [failed] = result.output(NODE, 1);
+			expect(failed.json.error).toMatchObject({ code: 'PERMISSION_DENIED', httpCode: 403 });
+			expect(String((failed.json.error as IDataObject).description)).toContain(
+				'The credential "FinVerify sandbox" was checked with the credential Test\'s free request and is accepted',
+			);
 		});
 	});
 });

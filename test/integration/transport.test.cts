@@ -9,6 +9,12 @@ import type { StubServer } from '../harness/index.cjs';
 
 const CIN = 'L17110MH1973PLC019786';
 const PATH = '/api/v1/services/corporate/cin-lookup';
+/** The credential check the node sends to confirm a refused answer (the credential Test's request). */
+const CHECK = '/api/v1/services/aa-bsa-journey/status';
+const journeyNotFound = {
+	status: 404,
+	body: { success: false, message: 'Journey not found', error_code: 'NOT_FOUND' },
+};
 const SECRETS = {
 	apiKey: 'key-7f3a9c1e5b2d',
 	apiSecret: 'secret-9d8e7f6a5b4c3d2e',
@@ -52,7 +58,12 @@ beforeAll(async () => {
 	engine.setCredentials({ finVerifyApi: { environment: 'custom', baseUrl: stub.url, ...SECRETS } });
 });
 afterAll(async () => await stub.close());
-beforeEach(() => stub.requests.splice(0));
+beforeEach(() => {
+	stub.requests.splice(0);
+	// the key works: the credential check finds no such journey
+	stub.respond(CHECK, journeyNotFound);
+});
+const sentTo = (path: string) => stub.requests.filter((r) => r.path === path);
 
 test('the credential headers reach the server; the refresh token does not (not a collection call)', async () => {
 	stub.respond(PATH, { body: companyBody });
@@ -128,6 +139,8 @@ describe.each([
 ])('error variant %s', (_variant, status, body, message, code) => {
 	test(`HTTP ${status} becomes a NodeApiError with the API's message and code, not retried`, async () => {
 		stub.respond(PATH, { status, body });
+		// a wrong key: the credential check is refused too
+		if (status === 401) stub.respond(CHECK, { status, body });
 		const error = errorOf(await engine.run(cinLookup()));
 		expect(error.name).toBe('NodeApiError');
 		// a 401 names the credential and keeps the service's message
@@ -139,7 +152,8 @@ describe.each([
 		expect(error.description).toContain(`Code: ${code}`);
 		expect(error.description).toContain(`HTTP ${status}`);
 		expect(error.httpCode).toBe(String(status));
-		expect(stub.requests).toHaveLength(1);
+		expect(sentTo(PATH)).toHaveLength(1);
+		expect(sentTo(CHECK)).toHaveLength(status === 401 ? 1 : 0);
 	});
 });
 
@@ -219,7 +233,7 @@ test.each([400, 401, 403, 404, 422])('HTTP %i is never retried', async (status) 
 		body: { success: false, message: `failure ${status}`, error_code: 'X' },
 	});
 	errorOf(await engine.run(cinLookup()));
-	expect(stub.requests).toHaveLength(1);
+	expect(sentTo(PATH)).toHaveLength(1);
 });
 
 test('a 200 with a body that is not JSON is an error naming the problem', async () => {
@@ -248,15 +262,17 @@ test('a dropped connection is retried for a lookup', async () => {
 });
 
 test('secrets never appear in an error message, description or JSON', async () => {
-	// a hostile or buggy server echoing the secrets back in its error
-	stub.respond(PATH, {
+	// a hostile or buggy server echoing the secrets back in its error, to the credential check too
+	const echoed = {
 		status: 401,
 		body: {
 			success: false,
 			message: `Key ${SECRETS.apiKey} with secret ${SECRETS.apiSecret} rejected`,
 			error_code: 'UNAUTHORIZED',
 		},
-	});
+	};
+	stub.respond(PATH, echoed);
+	stub.respond(CHECK, echoed);
 	const continued = await engine.run(
 		nodeWorkflow({
 			parameters: {

@@ -118,7 +118,9 @@ const REJECTION_CODES = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'PERMISSION_DENIED
 /**
  * True when an answer says the credential (API key, secret, refresh token) or its permissions were
  * refused: HTTP 401 or 403, or an error envelope whose code or status_code says so. No retry fixes
- * that, and every other item would be refused the same way.
+ * that. It may concern this request alone (a record or a path the key may not use) or the
+ * credential itself: the node tells them apart with the credential check (`credentialCheckVerdict`)
+ * before it stops every item.
  */
 export function isCredentialRejection(httpStatus: number, body: unknown): boolean {
 	if (httpStatus === 401 || httpStatus === 403) return true;
@@ -126,4 +128,28 @@ export function isCredentialRejection(httpStatus: number, body: unknown): boolea
 	if (body.status_code === 401 || body.status_code === 403) return true;
 	const code = parseApiError(body, httpStatus).code?.toUpperCase();
 	return code !== undefined && REJECTION_CODES.has(code);
+}
+
+/**
+ * What the credential check (the credential Test's free request: the status of a journey that
+ * cannot exist, nodes/shared/constants.ts CREDENTIAL_CHECK) says about the key and secret:
+ * - `rejected`: HTTP 401, or the code `UNAUTHORIZED` (or `status_code` 401) in any envelope, or a 403
+ *   that is none of the service's answers (a gateway refusing the caller);
+ * - `accepted`: any other answer of the service carrying an error code (`NOT_FOUND` as expected;
+ *   `PERMISSION_DENIED` or `FORBIDDEN`: the key was recognised, it only lacks that permission);
+ * - `unknown`: no answer, 5xx, 429, or an answer that is not the service's (it proves nothing).
+ * The credential Test (credentials/FinVerifyApi.credentials.ts) fails on `UNAUTHORIZED` alone too.
+ */
+export type CredentialVerdict = 'rejected' | 'accepted' | 'unknown';
+
+export function credentialCheckVerdict(
+	httpStatus: number | undefined,
+	body: unknown,
+): CredentialVerdict {
+	if (httpStatus === undefined || httpStatus >= 500 || httpStatus === 429) return 'unknown';
+	if (httpStatus === 401) return 'rejected';
+	const code = isObject(body) ? parseApiError(body, httpStatus).code?.toUpperCase() : undefined;
+	if (isObject(body) && (body.status_code === 401 || code === 'UNAUTHORIZED')) return 'rejected';
+	if (code !== undefined) return 'accepted';
+	return httpStatus === 403 ? 'rejected' : 'unknown';
 }

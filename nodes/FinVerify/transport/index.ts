@@ -20,11 +20,11 @@ import {
 	baseUrlOfCredential,
 	checkBaseUrl,
 } from '../../shared/baseUrl';
-import { CREDENTIAL_TYPE, SANDBOX_BASE_URL } from '../../shared/constants';
+import { CREDENTIAL_CHECK, CREDENTIAL_TYPE, SANDBOX_BASE_URL } from '../../shared/constants';
 import { isPlaceholderWord, visibleLength } from '../../shared/values';
-import { isErrorEnvelope, parseApiError } from './errors';
+import { credentialCheckVerdict, isErrorEnvelope, parseApiError } from './errors';
 import { redactDeep, redactSecrets } from './redact';
-import type { GateStop, RequestGate } from './gate';
+import type { CredentialCheck, GateStop, RequestGate } from './gate';
 import { gateOutcome } from './gate';
 import {
 	isServiceUnreachable,
@@ -491,25 +491,28 @@ const STOP_TEXT: Record<
 	credentialRejected: (stop, credential) => ({
 		message: `The FinVerify API credential${credential} was rejected by the service (${stop.cause})`,
 		description:
+			(stop.confirmedBy
+				? `The credential check (the credential Test's free request) was refused too ` +
+					`(${stop.confirmedBy}). `
+				: '') +
 			'Nothing more was sent, for this or any other item: no retry fixes this. Check the ' +
-			"credential's API Key and API Secret (Collection Sessions also use its Refresh Token), and " +
-			'that the key is allowed to use this operation (HTTP 403).',
+			"credential's API Key and API Secret, and that they are for this environment.",
 		code: stop.code ?? 'UNAUTHORIZED',
 	}),
 	serviceUnavailable: (stop) => ({
 		message: `The FinVerify service is unavailable: ${stop.rounds} attempts in a row failed (${stop.cause})`,
 		description:
-			`After ${stop.rounds} failed rounds with no good answer between them the node stopped ` +
-			'sending: the items not yet done were not sent. Run the execution again when the service ' +
-			'is back.',
+			`After ${stop.rounds} failed rounds${stop.items ? ` of ${stop.items} different items` : ''} ` +
+			'with no good answer between them the node stopped sending: the items not yet done were ' +
+			'not sent. Run the execution again when the service is back.',
 		code: 'SERVICE_UNAVAILABLE',
 	}),
 	rateLimited: (stop) => ({
 		message: `The FinVerify service kept rate limiting this execution: ${stop.rounds} rounds of ${stop.cause} in a row`,
 		description:
-			'Every item waited out the Retry-After together, for as many rounds as one item has ' +
-			'attempts; the items not yet done were not sent. Lower Items in Parallel, or run the ' +
-			'execution again later.',
+			`Every item waited out the Retry-After together, for ${stop.rounds} rounds` +
+			`${stop.items ? ` that hit ${stop.items} different items` : ''}; the items not yet done ` +
+			'were not sent. Lower Items in Parallel, or run the execution again later.',
 		code: stop.code ?? 'RATE_LIMITED',
 	}),
 };
@@ -547,6 +550,56 @@ function stopError(
 }
 
 /**
+ * The credential check: the credential Test's request (the status of a journey that cannot exist,
+ * free), one attempt within the request's deadline, outside the gate. Its verdict decides whether a
+ * refused answer stops every item (transport/errors.ts credentialCheckVerdict).
+ */
+async function checkCredential(
+	this: FinVerifyContext,
+	target: AttemptTarget & { secrets: Array<string | undefined> },
+): Promise<CredentialCheck> {
+	const result = await sendAttempt.call(this, target);
+	if (!result.response) {
+		return {
+			verdict: credentialCheckVerdict(undefined, undefined),
+			cause: result.code ?? 'no answer',
+		};
+	}
+	const status = result.response.statusCode;
+	const { parsed } = parseBody(result.response.body);
+	const answer =
+		typeof parsed === 'object' && parsed !== null ? parseApiError(parsed, status) : undefined;
+	return {
+		verdict: credentialCheckVerdict(status, parsed),
+		cause: redactSecrets(`HTTP ${status}${answer?.code ? ` ${answer.code}` : ''}`, target.secrets),
+		message: answer ? redactSecrets(answer.message, target.secrets) : undefined,
+		code: answer?.code,
+		httpCode: status,
+	};
+}
+
+/** What a refused answer that did not stop the node says about the credential (its description). */
+function refusedRecordNote(
+	this: FinVerifyContext,
+	checked: CredentialCheck,
+	sentRefreshToken: boolean | undefined,
+): string {
+	const name = this.getNode().credentials?.[CREDENTIAL_TYPE]?.name;
+	const credential = `The credential${name ? ` "${name}"` : ''}`;
+	if (checked.verdict === 'accepted')
+		return (
+			`${credential} was checked with the credential Test's free request and is accepted ` +
+			`(${checked.cause}): the service refused this request alone (its record, or an operation or ` +
+			`path the key may not use${sentRefreshToken ? ", or the credential's Refresh Token" : ''}); ` +
+			'the other items were sent'
+		);
+	return (
+		`${credential} could not be checked (${checked.cause}), so the node did not stop the other ` +
+		'items for this answer'
+	);
+}
+
+/**
  * The one way node code talks to the service. Owns base URL joining, JSON bodies, timeouts, retries
  * (429/5xx/network, exponential backoff with jitter, Retry-After honoured), error normalization
  * into NodeApiError, and keeping every secret out of errors. Behind the node execution's gate (the
@@ -557,7 +610,7 @@ export async function apiRequest(
 	this: FinVerifyContext,
 	options: ApiRequestOptions,
 ): Promise<IDataObject> {
-	// this request, as the gate knows it (a probe holds the gate across its retries)
+	// this request, as the gate knows it (the probe while the service is not proven)
 	const ticket = {};
 	try {
 		return await sendWithRetries.call(this, { ...options, ticket });
@@ -623,11 +676,35 @@ async function sendWithRetries(
 	};
 
 	const { gate, ticket } = options;
+	const credentialOrigin = originOf(baseUrl) ?? baseUrl;
+	// a refused answer is confirmed with the credential Test's free request before every item stops
+	gate?.useCredentialCheck(
+		async () =>
+			await checkCredential.call(this, {
+				request: {
+					method: 'GET',
+					url: `${baseUrl}${API_PREFIX}${CREDENTIAL_CHECK.path}`,
+					qs: { client_id: CREDENTIAL_CHECK.clientId },
+					skipSslCertificateValidation: request.skipSslCertificateValidation,
+					headers: { Accept: 'application/json' },
+					timeout: timeoutMs,
+					json: true,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+				},
+				credentialOrigin,
+				followCrossOrigin: false,
+				timeoutMs,
+				credentialsDecrypted: decrypted,
+				secrets,
+			}),
+	);
 	for (let attempt = 0; ; attempt++) {
 		let round = 0;
 		if (gate) {
 			try {
-				round = await gate.admit(ticket);
+				// the item, so that the gate tells one item's retries from failures of different items
+				round = await gate.admit(ticket, itemIndex ?? ticket);
 			} catch {
 				// the gate stopped (admit throws nothing else): every item gets the same stop error
 				throw stopError.call(this, gate.stop!, secrets, itemIndex);
@@ -635,7 +712,7 @@ async function sendWithRetries(
 		}
 		const result = await sendAttempt.call(this, {
 			request,
-			credentialOrigin: originOf(baseUrl) ?? baseUrl,
+			credentialOrigin,
 			followCrossOrigin: false,
 			timeoutMs,
 			credentialsDecrypted: decrypted,
@@ -643,7 +720,7 @@ async function sendWithRetries(
 		if (!result.response) {
 			const { code, cancelled } = result;
 			if (gate && !cancelled && isServiceUnreachable(code)) {
-				gate.record(round, { kind: 'unavailable', cause: code ?? 'no answer' });
+				gate.record(ticket, round, { kind: 'unavailable', cause: code ?? 'no answer' });
 			}
 			if (!cancelled && attempt < maxRetries && shouldRetryNetworkError(code, idempotent)) {
 				await sleep(retryDelayMs(attempt));
@@ -664,12 +741,16 @@ async function sendWithRetries(
 		const ok = status >= 200 && status < 300;
 		const retryWaitMs = retryDelayMs(attempt, response.headers?.['retry-after']);
 		const outcome = gate ? gateOutcome(status, parsed, retryWaitMs) : undefined;
-		if (gate && outcome) {
-			gate.record(round, outcome);
+		/** A refused answer: what the credential check said (undefined without a gate). */
+		let checked: CredentialCheck | undefined;
+		if (gate && outcome?.kind === 'rejected') {
+			checked = await gate.confirmRejection(ticket, round, outcome);
 			// a rejected credential stops this item too at once (an open circuit or a storm stops its
-			// next attempt: admit)
+			// next attempt: admit); otherwise the refusal is this record's own error (never retried)
 			if (gate.stop?.reason === 'credentialRejected')
 				throw stopError.call(this, gate.stop, secrets, itemIndex);
+		} else if (gate && outcome && outcome.kind !== 'rejected') {
+			gate.record(ticket, round, outcome);
 		}
 		if (ok && !malformed && !isErrorEnvelope(parsed)) {
 			const missing = missingField(parsed, options.requiredField);
@@ -731,7 +812,9 @@ async function sendWithRetries(
 		throw fail(
 			{ ...errorBody, code: parsedError.code ?? null },
 			parsedError.message,
-			details.join(' · '),
+			checked
+				? `${details.join(' · ')}. ${refusedRecordNote.call(this, checked, options.sendRefreshToken)}.`
+				: details.join(' · '),
 			String(status),
 		);
 	}

@@ -40,7 +40,8 @@ export class FinVerifyApi implements ICredentialType {
 					value: 'sandbox',
 					description:
 						'Synthetic data from the simulator on your machine: start it with npx ' +
-						'n8n-nodes-finverify-sandbox (it prints the keys it accepts)',
+						'n8n-nodes-finverify-sandbox (it prints the values to enter here, the Refresh Token and ' +
+						'Webhook Signing Secret included)',
 				},
 				{
 					name: 'Custom',
@@ -116,7 +117,8 @@ export class FinVerifyApi implements ICredentialType {
 			default: '',
 			description:
 				"Only for Collection Session operations: the refresh token of your account's sign-in with " +
-				'the service. Sent to those calls alone.',
+				'the service. Sent to those calls alone. For the local simulator, the one it prints when ' +
+				'it starts.',
 		},
 		{
 			displayName: 'Webhook Signing Secret',
@@ -127,8 +129,9 @@ export class FinVerifyApi implements ICredentialType {
 			description:
 				'The secret the service signs its status notifications with. Every node that receives them ' +
 				'checks their signature with it: the FinVerify Trigger, Wait for Journey, Wait for Session ' +
-				'and Wait for Completion until the service calls back; without it they refuse to start. ' +
-				'Never sent anywhere.',
+				'and Wait for Completion until the service calls back; without it they refuse to start, and ' +
+				'so do Start Journey and Create Session given the resume URL as their callback. For the local ' +
+				'simulator, the one it prints when it starts. Never sent anywhere.',
 		},
 		{
 			displayName:

@@ -49,16 +49,26 @@ export function parseArgs(argv: string[]): SandboxOptions & { help?: boolean } {
  */
 export function startMessage(
 	url: string,
-	config: Pick<SandboxConfig, 'host' | 'publicUrl' | 'shape' | 'stepMs' | 'webhookSecret'>,
+	config: Pick<
+		SandboxConfig,
+		'host' | 'publicUrl' | 'shape' | 'stepMs' | 'webhookSecret' | 'refreshToken'
+	>,
 ): string[] {
+	const webhookSecret =
+		config.webhookSecret === DEFAULT_CREDENTIALS.webhookSecret
+			? DEFAULT_CREDENTIALS.webhookSecret
+			: 'the value of SANDBOX_WEBHOOK_SECRET';
+	const refreshToken =
+		config.refreshToken === DEFAULT_CREDENTIALS.refreshToken
+			? DEFAULT_CREDENTIALS.refreshToken
+			: 'the one it was started with';
 	const lines = [
 		`FinVerify sandbox listening on ${url}`,
 		`  n8n:      FinVerify API credential, Environment "Local Simulator", Simulator URL ${config.publicUrl || url},`,
-		`            API Key sandbox-key, API Secret sandbox-secret, Webhook Signing Secret ${
-			config.webhookSecret === DEFAULT_CREDENTIALS.webhookSecret
-				? DEFAULT_CREDENTIALS.webhookSecret
-				: 'the value of SANDBOX_WEBHOOK_SECRET'
-		}`,
+		'            API Key sandbox-key, API Secret sandbox-secret,',
+		`            Refresh Token ${refreshToken} (Collection Session operations),`,
+		`            Webhook Signing Secret ${webhookSecret} (Wait for Journey, Wait for Session,`,
+		'            Wait for Completion until the service calls back, FinVerify Trigger)',
 		`  API:      ${url}/api/v1/services/...  (X-API-KEY: sandbox-key, X-API-SECRET: sandbox-secret)`,
 		`  shape:    ${config.shape} (per request: X-Sandbox-Shape), step: ${config.stepMs} ms`,
 		`  control:  ${url}/__sandbox/health, /__sandbox/outbox.html, /__sandbox/requests`,

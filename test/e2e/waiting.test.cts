@@ -2,11 +2,23 @@
  * Wait for Completion in the real n8n app (`n8n start`): Start Journey with "Until the Service Calls Back"
  * puts the execution to wait in n8n's database; the sandbox's signed callbacks on `$execution.resumeUrl`
  * keep it waiting until a final status, which resumes it once. Also: n8n restarted while waiting, forged
- * and token-less callbacks, the time limit (n8n's wait tracker), and two items in one waiting node.
+ * and token-less callbacks, the time limit (n8n's wait tracker), two items in one waiting node, and every
+ * runnable example (the waiting ones included) run to a green end with the credential the README's quick
+ * start builds.
  */
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
-import { log, N8nStack, waitFor, type Workflow } from './helpers/stack.cjs';
+import { readmeCredential } from '../harness/readmeTour.cjs';
+import {
+	log,
+	N8nStack,
+	NODE_TYPES,
+	waitFor,
+	waitForWebhook,
+	type Example,
+	type StoredExecution,
+	type Workflow,
+} from './helpers/stack.cjs';
 
 jest.setTimeout(300_000);
 
@@ -16,6 +28,8 @@ let single: Workflow;
 let twoItems: Workflow;
 let timeLimitLast: Workflow;
 let timeLimitFail: Workflow;
+/** The examples bound to the quick start's credential (all but the one that needs a chat model). */
+let quickStart: Example[];
 const t0 = Date.now();
 const timings: Record<string, number> = {};
 
@@ -48,6 +62,28 @@ const variant = (base: Workflow, id: string, name: string, change: (wf: Workflow
 	return wf;
 };
 const waitNode = (wf: Workflow) => wf.nodes.find((n) => n.name === NODE)!;
+/** The credential a user builds from the README's quick start (step 2), nothing more. */
+const QUICK_START = {
+	id: 'finVerifyQuickSt',
+	name: 'FinVerify (quick start)',
+	type: 'finVerifyApi',
+};
+
+/** An example with its FinVerify nodes (and the HTTP Request node's credential) on the quick start's credential. */
+function onQuickStartCredential(example: Workflow, file: string): Workflow {
+	const wf = JSON.parse(JSON.stringify(example)) as Workflow;
+	wf.id = `e2eQuick${createHash('sha256').update(file).digest('hex').slice(0, 8)}`;
+	wf.name = `${example.name} (quick-start credential)`;
+	for (const node of wf.nodes)
+		if (node.credentials?.finVerifyApi)
+			node.credentials.finVerifyApi = { id: QUICK_START.id, name: QUICK_START.name };
+	return wf;
+}
+
+/** Started by a call from outside (published): the FinVerify Trigger, or n8n's Webhook node. */
+const startedByWebhook = (wf: Workflow) =>
+	wf.nodes.some((n) => n.type === NODE_TYPES.trigger || n.type === 'n8n-nodes-base.webhook');
+
 /** Running on n8n 1.x (`npm run test:n8n1`)? */
 const n8n1 = () => stack.runtime.n8nVersion.startsWith('1.');
 
@@ -70,7 +106,19 @@ beforeAll(async () => {
 		waitNode(wf).parameters.waitOptions = { waitAmount: 5, waitUnit: 'seconds' };
 		waitNode(wf).onError = 'continueErrorOutput';
 	});
-	await stack.importAll([single, twoItems, timeLimitLast, timeLimitFail]);
+	quickStart = stack.examples
+		.filter(({ workflow }) => !workflow.nodes.some((n) => /langchain/.test(n.type)))
+		.map(({ file, workflow }) => ({ file, workflow: onQuickStartCredential(workflow, file) }));
+	await stack.importCredential({ ...QUICK_START, data: readmeCredential().data });
+	await stack.importAll([
+		single,
+		twoItems,
+		timeLimitLast,
+		timeLimitFail,
+		...quickStart.map((e) => e.workflow),
+	]);
+	for (const { workflow } of quickStart)
+		if (startedByWebhook(workflow)) await stack.publish(workflow.id);
 	await stack.start();
 	timings.startMs = Date.now() - t0;
 }, 900_000);
@@ -220,4 +268,161 @@ test('the time limit: n8n resumes the execution with the chosen outcome (last st
 		),
 		error: { code: 'WAIT_TIMED_OUT', details: { status: 'initiated', timedOut: true } },
 	});
+});
+
+/** The first item of any node of a run that holds `key` (the journey or session a node started). */
+function firstWith(e: StoredExecution, key: string): Record<string, unknown> | undefined {
+	for (const runs of Object.values(e.run.runData))
+		for (const run of runs)
+			for (const output of run.data?.main ?? [])
+				for (const item of output ?? []) if (item?.json?.[key] !== undefined) return item.json;
+	return undefined;
+}
+
+/** What the customer does on the sandbox's consent page: opens it, then approves. */
+async function approve(journeyUrl: string, clientId: string) {
+	expect((await fetch(journeyUrl)).status).toBe(200);
+	const r = await fetch(`${stack.sandbox.url}/journey/${clientId}/approve`, {
+		method: 'POST',
+		redirect: 'manual',
+	});
+	expect(r.status).toBeLessThan(400);
+}
+
+/** Runs `drive`; its outcome in words: "success", or what went wrong (so one failing example names all). */
+async function outcomeOf(drive: () => Promise<StoredExecution>): Promise<string> {
+	try {
+		const e = await drive();
+		return e.status === 'success' ? 'success' : `${e.status}: ${e.run.error?.message ?? '?'}`;
+	} catch (error) {
+		return `failed: ${(error as Error).message.replace(/\s+/g, ' ').slice(0, 300)}`;
+	}
+}
+
+test("every runnable example ends green with the credential the README's quick start builds", async () => {
+	const started = Date.now();
+	// the credential holds exactly the README's fields (the Simulator URL is the field's default, which
+	// n8n fills with this sandbox's address as under npm start)
+	expect(Object.keys(readmeCredential().data).sort()).toEqual([
+		'apiKey',
+		'apiSecret',
+		'environment',
+		'refreshToken',
+		'webhookSecret',
+	]);
+	const file = (name: string) => quickStart.find((e) => e.file === name)!.workflow;
+	expect(quickStart.map((e) => e.file)).toEqual([
+		'bank-statement-journey-send-link.json',
+		'bank-statement-journey-start.json',
+		'bank-statement-journey-trigger.json',
+		'bank-statement-journey-wait.json',
+		'collection-session-wait.json',
+		'company-onboarding.json',
+		'credit-decision.json',
+		'crm-webhook-respond-then-wait.json',
+		'error-handling.json',
+		'http-request-with-credential.json',
+		'individual-underwriting.json',
+	]);
+	const outcomes: Record<string, string> = {};
+	// the trigger example is published: it receives the events of the journey the start example starts
+	const trigger = file('bank-statement-journey-trigger.json');
+	const triggerNode = trigger.nodes.find((n) => n.type === NODE_TYPES.trigger)!;
+	const triggerActive = await outcomeOf(async () => {
+		await waitForWebhook(
+			`${stack.url}/webhook/${triggerNode.webhookId}/finverify`,
+			'the trigger example to be active',
+		);
+		return { status: 'success' } as StoredExecution;
+	});
+	/** Journeys an example started without waiting for them. */
+	const toTrigger: string[] = [];
+
+	// the examples with a Manual Trigger: run as the editor's Execute workflow button does; the ones that wait
+	// are completed by the customer (consent page) or the recipient (hosted form), and resume
+	for (const { file: name, workflow } of quickStart.filter((e) => !startedByWebhook(e.workflow))) {
+		outcomes[name] = await outcomeOf(async () => {
+			const id = await stack.runManually(workflow);
+			const e = await stack.waitForExecution(id, {
+				until: ['waiting', 'success', 'error', 'crashed'],
+			});
+			const journey = firstWith(e, 'journeyUrl');
+			if (e.status === 'success' && journey) {
+				toTrigger.push(String(journey.clientId));
+				await approve(String(journey.journeyUrl), String(journey.clientId));
+			}
+			if (e.status !== 'waiting') return e;
+			const session = firstWith(e, 'hostedUrl');
+			if (journey) await approve(String(journey.journeyUrl), String(journey.clientId));
+			else if (session)
+				await stack.control.setSessionStatus(String(session.sessionId), 'completed');
+			else throw new Error('it waits with no journey or session in its output');
+			const done = await stack.waitForExecution(id, { timeoutMs: 60_000 });
+			// the waiting node resumed on the final callback, not at its time limit
+			expect(firstWith(done, 'timedOut')).toMatchObject({ isFinal: true, timedOut: false });
+			return done;
+		});
+	}
+
+	// the CRM calls its webhook: answered with the consent link, then the execution waits and resumes on consent
+	const crm = file('crm-webhook-respond-then-wait.json');
+	outcomes['crm-webhook-respond-then-wait.json'] = await outcomeOf(async () => {
+		const url = `${stack.url}/webhook/finverify-bank-statements`;
+		const answer = await waitFor(
+			async () => {
+				const r = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ crmId: 'crm-1', mobile: '9876543210', name: 'Priya Sharma' }),
+				});
+				return r.status === 404 ? undefined : r; // 404: n8n still activating the published workflow
+			},
+			{ timeoutMs: 60_000, what: `the webhook ${url} to be active` },
+		);
+		expect(answer.status).toBe(200);
+		const link = (await answer.json()) as { clientId: string; journeyUrl: string };
+		const [waiting] = await waitFor(
+			async () => {
+				const list = await stack.executions(crm.id);
+				return ['waiting', 'error', 'success'].includes(list[0]?.status) ? list : undefined;
+			},
+			{ timeoutMs: 30_000, what: 'the CRM example to wait at Wait for Journey' },
+		);
+		if (waiting.status !== 'waiting') return await stack.execution(String(waiting.id));
+		await approve(link.journeyUrl, link.clientId);
+		const done = await stack.waitForExecution(String(waiting.id), { timeoutMs: 60_000 });
+		expect(done.run.json('Update the CRM')[0]).toMatchObject({
+			clientId: link.clientId,
+			status: 'analysis_complete',
+			timedOut: false,
+		});
+		return done;
+	});
+
+	// the trigger example: the journey the start example started (and the customer approved) reaches it
+	outcomes['bank-statement-journey-trigger.json'] =
+		triggerActive !== 'success'
+			? triggerActive
+			: await outcomeOf(async () => {
+					expect(toTrigger).toHaveLength(1);
+					const ended = ['success', 'error', 'crashed', 'canceled'];
+					const [triggered] = await waitFor(
+						async () => {
+							const list = await stack.executions(trigger.id);
+							return list.length >= 1 && list.every((x) => ended.includes(x.status))
+								? list
+								: undefined;
+						},
+						{ timeoutMs: 60_000, what: 'the trigger example to run' },
+					);
+					const run = await stack.execution(String(triggered.id));
+					expect(run.run.json('Get analysis')[0]).toMatchObject({
+						clientId: toTrigger[0],
+						status: 'analysis_complete',
+					});
+					return run;
+				});
+
+	timings.quickStartExamplesMs = Date.now() - started;
+	expect(outcomes).toEqual(Object.fromEntries(quickStart.map((e) => [e.file, 'success'])));
 });

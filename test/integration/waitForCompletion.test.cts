@@ -396,7 +396,7 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		engine.setCredentials(sandboxCredentials(sandbox.url, { webhookSecret: '' }));
 		const result = await waiting.run(journeyStart());
 		expect(result.error?.message).toBe(
-			'Wait for Completion needs the Webhook Signing Secret of the FinVerify credential',
+			'Start Journey with Wait for Completion "Until the Service Calls Back" needs the Webhook Signing Secret of the FinVerify API credential',
 		);
 		expect(await sandbox.control.requests('aa-bsa-journey/init')).toHaveLength(0);
 	});

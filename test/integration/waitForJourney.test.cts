@@ -287,13 +287,6 @@ describe('Start Journey → (send the link) → Wait for Journey', () => {
 		});
 		checkSchema(statusThenWait, 'Wait for Journey', again.json('Wait for Journey'));
 	});
-
-	test('without the Webhook Signing Secret it stops before waiting, naming the secret', async () => {
-		engine.setCredentials(sandboxCredentials(sandbox.url, { webhookSecret: '' }));
-		const result = await waiting.run(journeyInTwoSteps());
-		expect(result.error?.message).toMatch(/Webhook Signing Secret/);
-		expect(waiting.status(result.executionId)).toBe('error');
-	});
 });
 
 describe('Create Session → (send the link) → Wait for Session', () => {
@@ -359,5 +352,164 @@ describe('Create Session → (send the link) → Wait for Session', () => {
 		const [item] = (await waiting.timeOut(id)).json('Wait for Session');
 		expect(item).toMatchObject({ sessionId, status: null, isFinal: false, timedOut: true });
 		checkSchema(wf, 'Wait for Session', [item]);
+	});
+});
+
+/** The workflow with `change` applied to the node `name`'s parameters. */
+function withNode(wf: WorkflowJson, name: string, change: (parameters: IDataObject) => void) {
+	change((wf.nodes.find((n) => n.name === name) as INode).parameters as IDataObject);
+	return wf;
+}
+
+describe('who calls this execution back: checked before anything is created or waited for', () => {
+	const WITHOUT_SECRET = () =>
+		engine.setCredentials(sandboxCredentials(sandbox.url, { webhookSecret: '' }));
+
+	test.each([
+		['the resume URL', RESUME_URL],
+		["the resume URL without n8n's token", "={{ $execution.resumeUrl.split('?')[0] }}"],
+	])(
+		'Start Journey with %s as Webhook URL and no Webhook Signing Secret: refused before the journey is created',
+		async (_, webhookUrl) => {
+			WITHOUT_SECRET();
+			const wf = withNode(journeyInTwoSteps(), 'Start Journey', (p) => {
+				p.additionalFields = { webhookUrl };
+			});
+			const result = await waiting.run(wf);
+			expect(result.error?.message).toBe(
+				"Start Journey sends this execution's resume URL as its Webhook URL, so a later Wait for " +
+					"Journey must verify the service's callback: enter the Webhook Signing Secret in the " +
+					'FinVerify API credential',
+			);
+			expect(result.error?.description).toMatch(/Nothing was created\.$/);
+			expect(result.run.data.resultData.lastNodeExecuted).toBe('Start Journey');
+			expect(waiting.status(result.executionId)).toBe('error');
+			// the sandbox's request log: nothing was sent
+			expect(await sandbox.control.requests()).toEqual([]);
+		},
+	);
+
+	test('Create Session with the resume URL as Callback URL and no Webhook Signing Secret: refused before the session is created', async () => {
+		WITHOUT_SECRET();
+		const result = await waiting.run(sessionInTwoSteps());
+		expect(result.error?.message).toBe(
+			"Create Session sends this execution's resume URL as its Callback URL, so a later Wait for " +
+				"Session must verify the service's callback: enter the Webhook Signing Secret in the " +
+				'FinVerify API credential',
+		);
+		expect(result.run.data.resultData.lastNodeExecuted).toBe('Create Session');
+		expect(await sandbox.control.requests()).toEqual([]);
+	});
+
+	test.each([
+		['no Webhook URL', {}, 'sends no Webhook URL'],
+		[
+			'a Webhook URL elsewhere',
+			{ webhookUrl: 'http://127.0.0.1:9/elsewhere' },
+			"sends another Webhook URL than this execution's resume URL",
+		],
+	])(
+		'Start Journey with %s before Wait for Journey: refused before the journey is created',
+		async (_, additionalFields, reason) => {
+			const wf = withNode(journeyInTwoSteps(), 'Start Journey', (p) => {
+				p.additionalFields = additionalFields;
+			});
+			const result = await waiting.run(wf);
+			expect(result.error?.message).toBe(
+				`Start Journey ${reason}, so Wait for Journey ("Wait for Journey") after it would never be called back`,
+			);
+			expect(result.error?.description).toMatch(
+				/set Additional Fields → Webhook URL to the expression \{\{ \$execution\.resumeUrl \}\}\. Nothing was created\.$/,
+			);
+			expect(waiting.status(result.executionId)).toBe('error');
+			expect(await sandbox.control.requests()).toEqual([]);
+		},
+	);
+
+	test('Create Session with a Callback URL elsewhere before Wait for Session: refused before the session is created', async () => {
+		const wf = withNode(sessionInTwoSteps(), 'Create Session', (p) => {
+			p.callbackUrl = 'https://example.com/finverify-callback';
+		});
+		const result = await waiting.run(wf);
+		expect(result.error?.message).toBe(
+			`Create Session sends another Callback URL than this execution's resume URL, so Wait for Session ("Wait for Session") after it would never be called back`,
+		);
+		expect(await sandbox.control.requests()).toEqual([]);
+	});
+
+	test('Start Journey with a Webhook URL elsewhere and no wait after it: the journey is started', async () => {
+		const wf = journeyInTwoSteps();
+		wf.nodes = wf.nodes.filter((n) => n.name !== 'Wait for Journey');
+		wf.connections = { Start: wf.connections.Start };
+		withNode(wf, 'Start Journey', (p) => {
+			p.additionalFields = { webhookUrl: 'http://127.0.0.1:9/elsewhere' };
+		});
+		const result = await waiting.run(wf);
+		expect(result.error).toBeUndefined();
+		expect(result.json('Start Journey')[0].status).toBe('initiated');
+		// the request log sees what these tests say was not sent
+		expect((await sandbox.control.requests()).map((r) => r.path)).toEqual([
+			expect.stringContaining('aa-bsa-journey/init'),
+		]);
+	});
+
+	test('Wait for Journey after a pinned Start Journey without Webhook URL: refuses to wait, before any lookup, naming what to set', async () => {
+		const wf = withNode(journeyInTwoSteps(), 'Start Journey', (p) => {
+			p.additionalFields = {};
+		});
+		wf.pinData = {
+			...wf.pinData,
+			'Start Journey': [{ json: { clientId: 'aa_0123456789abcdef01234567' } }],
+		};
+		const result = await waiting.run(wf);
+		expect(result.error?.message).toBe(
+			'Wait for Journey would never be called back: Start Journey ("Start Journey") sends no Webhook URL',
+		);
+		expect(result.error?.description).toMatch(
+			/In "Start Journey", set Additional Fields → Webhook URL to the expression \{\{ \$execution\.resumeUrl \}\}/,
+		);
+		expect(result.run.data.resultData.lastNodeExecuted).toBe('Wait for Journey');
+		expect(waiting.status(result.executionId)).toBe('error');
+		expect(await sandbox.control.requests()).toEqual([]);
+	});
+
+	test('Wait for Journey / Wait for Session without the signing secret name themselves', async () => {
+		WITHOUT_SECRET();
+		const journey = journeyInTwoSteps();
+		journey.pinData = {
+			...journey.pinData,
+			'Start Journey': [{ json: { clientId: 'aa_0123456789abcdef01234567' } }],
+		};
+		const result = await waiting.run(journey);
+		expect(result.error?.message).toBe(
+			'Wait for Journey needs the Webhook Signing Secret of the FinVerify API credential',
+		);
+		expect(result.error?.description).toMatch(/Nothing was looked up or waited for\.$/);
+
+		const session = sessionInTwoSteps();
+		session.pinData = {
+			...session.pinData,
+			'Create Session': [{ json: { sessionId: 'cs_5f2c0b7e9a1d4c3b' } }],
+		};
+		const other = await waiting.run(session);
+		expect(other.error?.message).toBe(
+			'Wait for Session needs the Webhook Signing Secret of the FinVerify API credential',
+		);
+		expect(await sandbox.control.requests()).toEqual([]);
+	});
+
+	test('Wait for Session with two items names itself', async () => {
+		const session = sessionInTwoSteps();
+		session.pinData = {
+			...session.pinData,
+			'Create Session': [
+				{ json: { sessionId: 'cs_5f2c0b7e9a1d4c3b' } },
+				{ json: { sessionId: 'cs_5f2c0b7e9a1d4c3c' } },
+			],
+		};
+		const result = await waiting.run(session);
+		expect(result.error?.message).toBe(
+			'Wait for Session waits for one collection session per execution, and this node received 2 items',
+		);
 	});
 });

@@ -58,7 +58,11 @@ test('the start message gives the credential to enter in n8n, with the Simulator
 	const text = startMessage('http://127.0.0.1:4020', config).join('\n');
 	expect(text).toContain('Simulator URL http://127.0.0.1:4020,');
 	expect(text).toContain('API Key sandbox-key, API Secret sandbox-secret');
-	expect(text).toContain('Webhook Signing Secret sandbox-webhook-secret');
+	// every field the examples need, the waiting ones included (README quick start)
+	expect(text).toContain('Refresh Token sandbox-refresh-token (Collection Session operations)');
+	expect(text).toMatch(
+		/Webhook Signing Secret sandbox-webhook-secret \(Wait for Journey, Wait for Session,/,
+	);
 	expect(text).not.toContain('4010');
 	// n8n in Docker: the credential needs the public address
 	const docker = resolveConfig(
@@ -69,8 +73,13 @@ test('the start message gives the credential to enter in n8n, with the Simulator
 	expect(dockerText).toContain('Simulator URL http://host.docker.internal:4010,');
 	expect(dockerText).toContain('WARNING');
 	// a signing secret of one's own is not printed
-	const own = resolveConfig({ webhookSecret: 'my-own-signing-secret' }, {});
+	const own = resolveConfig(
+		{ webhookSecret: 'my-own-signing-secret', refreshToken: 'my-own-refresh-token' },
+		{},
+	);
 	const ownText = startMessage('http://127.0.0.1:4010', own).join('\n');
 	expect(ownText).not.toContain('my-own-signing-secret');
 	expect(ownText).toContain('the value of SANDBOX_WEBHOOK_SECRET');
+	expect(ownText).not.toContain('my-own-refresh-token');
+	expect(ownText).toContain('Refresh Token the one it was started with');
 });

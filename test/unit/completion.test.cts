@@ -1,5 +1,12 @@
-/** Wait for Completion, the pure rules: time limit, waiting items (the timeout outcome), callback meaning. */
+/**
+ * Wait for Completion, the pure rules: time limit, waiting items (the timeout outcome), callback meaning, and
+ * what a start node's saved callback URL makes the service call.
+ */
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
+import {
+	callbackTargetOf,
+	startNodeCallbackTarget,
+} from '../../nodes/FinVerify/completion/callbackUrl';
 import type { StoredItem, WaitingEntry } from '../../nodes/FinVerify/completion/waiting';
 import {
 	classifyCallback,
@@ -167,5 +174,47 @@ describe('node description', () => {
 			startAnalysis: ['no', 'poll'],
 		});
 		for (const field of fields) expect(field.default).toBe('no');
+	});
+});
+
+describe('who a start node makes the service call back', () => {
+	test('a saved callback URL: none, a fixed address, the resume URL, or an expression not judged', () => {
+		for (const none of [undefined, null, '', '   ', '=', '=  '])
+			expect(callbackTargetOf(none)).toBe('none');
+		expect(callbackTargetOf('https://example.com/hook')).toBe('elsewhere');
+		// an expression field holding plain text is that text
+		expect(callbackTargetOf('=https://example.com/hook')).toBe('elsewhere');
+		expect(callbackTargetOf('={{ $execution.resumeUrl }}')).toBe('resumeUrl');
+		expect(callbackTargetOf("={{$execution['resumeUrl']}}")).toBe('resumeUrl');
+		expect(callbackTargetOf("={{ $execution.resumeUrl.split('?')[0] }}")).toBe('resumeUrl');
+		expect(callbackTargetOf('={{ $json.callbackUrl }}')).toBe('unknown');
+		expect(callbackTargetOf('={{ $execution.id }}')).toBe('unknown');
+		expect(callbackTargetOf(42)).toBe('unknown');
+	});
+
+	test('Start Journey: its Webhook URL, else the resume URL only with Wait for Completion on callbacks', () => {
+		const journey = (waitForCompletion: string, additionalFields: object) =>
+			startNodeCallbackTarget('journey', { waitForCompletion, additionalFields });
+		expect(journey('no', {})).toBe('none');
+		expect(journey('poll', {})).toBe('none');
+		expect(journey('callback', {})).toBe('resumeUrl');
+		expect(journey('callback', { webhookUrl: 'https://example.com/hook' })).toBe('elsewhere');
+		expect(journey('no', { webhookUrl: '={{ $execution.resumeUrl }}' })).toBe('resumeUrl');
+		expect(startNodeCallbackTarget('journey', undefined)).toBe('unknown');
+	});
+
+	test('Create Session: its Callback URL, or the resume URL with Wait for Completion on callbacks', () => {
+		expect(startNodeCallbackTarget('session', { callbackUrl: 'https://example.com/cb' })).toBe(
+			'elsewhere',
+		);
+		expect(
+			startNodeCallbackTarget('session', {
+				waitForCompletion: 'callback',
+				callbackUrl: 'https://example.com/cb',
+			}),
+		).toBe('resumeUrl');
+		expect(startNodeCallbackTarget('session', { callbackUrl: '={{ $execution.resumeUrl }}' })).toBe(
+			'resumeUrl',
+		);
 	});
 });

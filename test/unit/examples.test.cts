@@ -19,7 +19,10 @@ import type {
 import { NodeHelpers } from 'n8n-workflow';
 
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
-import { readmeTour } from '../harness/readmeTour.cjs';
+import { readmeCredential, readmeTour } from '../harness/readmeTour.cjs';
+import { DEFAULT_CREDENTIALS } from '../../sandbox/auth.cjs';
+import { resolveConfig } from '../../sandbox/config.cjs';
+import { startMessage } from '../../sandbox/main.cjs';
 import { FinVerifyTrigger } from '../../nodes/FinVerifyTrigger/FinVerifyTrigger.node';
 
 const EXAMPLES = path.resolve(__dirname, '../../examples');
@@ -204,5 +207,23 @@ describe("the README's quick start", () => {
 			),
 		) as { properties: Record<string, unknown> };
 		expect(tour.fields.filter((f) => !(f in schema.properties))).toEqual([]);
+	});
+
+	test('its credential holds every value the examples need, as the simulator accepts and prints them', () => {
+		const { fields, data } = readmeCredential();
+		// the waiting examples verify callbacks with the signing secret; the collection session one sends the token
+		expect(data).toEqual({
+			environment: 'sandbox',
+			apiKey: DEFAULT_CREDENTIALS.key,
+			apiSecret: DEFAULT_CREDENTIALS.secret,
+			refreshToken: DEFAULT_CREDENTIALS.refreshToken,
+			webhookSecret: DEFAULT_CREDENTIALS.webhookSecret,
+		});
+		const banner = startMessage('http://127.0.0.1:4010', resolveConfig({}, {})).join(' ');
+		for (const [label, value] of Object.entries(fields)) {
+			expect(banner).toContain(
+				label === 'Environment' ? `Environment "${value}"` : `${label} ${value}`,
+			);
+		}
 	});
 });

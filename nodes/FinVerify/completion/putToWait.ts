@@ -1,8 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FinVerifyCredentials } from '../transport';
-import { CREDENTIAL_TYPE } from '../transport';
+import {
+	assertCanBeCalledBack,
+	hasSigningSecret,
+	resumeUrl,
+	SIGNING_SECRET_HELP,
+} from './callbackUrl';
 import type { WaitMode } from './fields';
 import type { CompletionKind, OnTimeout, WaitingEntry } from './waiting';
 import { idFromOutput, statusFromOutput, waitDurationMs, waitingItemJson } from './waiting';
@@ -10,6 +14,8 @@ import { idFromOutput, statusFromOutput, waitDurationMs, waitingItemJson } from 
 /** What a start operation tells the router about waiting for its callbacks. */
 export interface CompletionSupport<R = unknown> {
 	kind: CompletionKind;
+	/** The operation as the user chose it (Start Journey, Wait for Journey, …): messages name it. */
+	operationName: string;
 	/**
 	 * Whether the user gave this item their own callback URL (then that item does not wait), from
 	 * the item's request.
@@ -40,44 +46,44 @@ export function readWaitMode(this: IExecuteFunctions): WaitMode {
 	return value === 'callback' || value === 'poll' ? value : 'no';
 }
 
-/** The execution's resume URL with n8n's token: what the service calls back. */
-export function resumeUrl(this: IExecuteFunctions): string {
-	return String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0));
-}
+export { resumeUrl };
 
 /**
  * Checks, before anything is started, that waiting for callbacks can work: the credential must hold
- * the webhook signing secret (callbacks are verified with it), and a collection session waits alone
+ * the webhook signing secret (callbacks are verified with it), a collection session waits alone
  * (the service has no session status lookup, so one execution cannot tell when several are all
- * done).
+ * done), and Wait for Journey / Wait for Session follow a start node that calls this execution back.
  */
 export async function assertCanWaitForCallbacks(
 	this: IExecuteFunctions,
 	support: AnyCompletionSupport,
 	itemCount: number,
 ): Promise<void> {
-	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as FinVerifyCredentials;
-	if (!credentials.webhookSecret) {
+	const operation = support.alwaysWaits
+		? support.operationName
+		: `${support.operationName} with Wait for Completion "Until the Service Calls Back"`;
+	if (support.alwaysWaits) assertCanBeCalledBack.call(this, support.kind);
+	if (!(await hasSigningSecret.call(this))) {
 		throw new NodeOperationError(
 			this.getNode(),
-			'Wait for Completion needs the Webhook Signing Secret of the FinVerify credential',
+			`${operation} needs the Webhook Signing Secret of the FinVerify API credential`,
 			{
-				description:
-					'Callbacks are accepted only with a valid signature. Add the signing secret to the ' +
-					'credential, or set Wait for Completion to "Don\'t Wait".',
+				description: support.alwaysWaits
+					? `${SIGNING_SECRET_HELP} Nothing was looked up or waited for.`
+					: `${SIGNING_SECRET_HELP} Or set Wait for Completion to "Don't Wait". Nothing was started.`,
 			},
 		);
 	}
 	if (support.kind === 'session' && itemCount > 1) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Wait for Completion waits for one collection session per execution, and this node received ${itemCount} items`,
+			`${operation} waits for one collection session per execution, and this node received ${itemCount} items`,
 			{
 				description:
 					'n8n resumes a waiting execution once, and the service offers no session status lookup to ' +
 					'tell when several sessions are all done. Run one item per execution, e.g. with an Execute ' +
 					'Workflow node (Mode: Run once for each item) calling a workflow that creates and waits for ' +
-					'one session. Nothing was created.',
+					`one session. ${support.alwaysWaits ? 'Nothing waits.' : 'Nothing was created.'}`,
 			},
 		);
 	}

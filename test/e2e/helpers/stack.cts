@@ -306,6 +306,16 @@ export class N8nStack {
 		);
 	}
 
+	/** `n8n import:credentials` of one more credential (before `start`: a running n8n does not see it). */
+	async importCredential(credential: {
+		id: string;
+		name: string;
+		type: string;
+		data: Record<string, unknown>;
+	}): Promise<void> {
+		await lib.importCredential(this.runtime, this.env, credential);
+	}
+
 	/** One n8n CLI command. */
 	cli(args: string[], timeoutMs = 180000): Promise<{ stdout: string; stderr: string }> {
 		return lib.runN8n(this.runtime, this.env, args, { timeoutMs });

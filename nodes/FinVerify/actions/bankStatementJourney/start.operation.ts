@@ -35,6 +35,11 @@ import type { Polling } from '../../completion/poll';
 import { pollAfterStart, readPolling } from '../../completion/poll';
 import type { CompletionSupport } from '../../completion/putToWait';
 import { readWaitMode, resumeUrl } from '../../completion/putToWait';
+import {
+	assertCanVerifyResumeCallback,
+	assertWaitAfterCanBeCalledBack,
+	isResumeUrl,
+} from '../../completion/callbackUrl';
 import { idFromOutput } from '../../completion/waiting';
 import { readClientId } from './shared';
 
@@ -158,6 +163,11 @@ interface StartRequest {
 	body: IDataObject;
 	/** The item has its own Webhook URL (then it does not wait for callbacks). */
 	ownWebhookUrl: boolean;
+	/**
+	 * The item's own Webhook URL is this execution's resume URL (a later Wait for Journey waits for
+	 * the callback): the credential must be able to verify it before the journey is created.
+	 */
+	callsBackHere: boolean;
 	mobile: string;
 	consentType: string;
 	simplify: boolean;
@@ -184,9 +194,12 @@ export function read(this: IExecuteFunctions, itemIndex: number): StartRequest {
 		body.customer_name = requireText(ctx, 'Customer Name', fields.customerName);
 	if (fields.customerEmail)
 		body.customer_email = assertEmail(ctx, fields.customerEmail, 'Customer Email');
+	// a Wait for Journey after this node needs the service to call this execution back
+	assertWaitAfterCanBeCalledBack.call(this, 'journey', itemIndex);
 	return {
 		body,
 		ownWebhookUrl: Boolean(fields.webhookUrl),
+		callsBackHere: Boolean(fields.webhookUrl) && isResumeUrl.call(this, body.webhook_url),
 		mobile,
 		consentType,
 		simplify: isNormalizedOutput(this, itemIndex),
@@ -196,10 +209,13 @@ export function read(this: IExecuteFunctions, itemIndex: number): StartRequest {
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ body, mobile, consentType, simplify, polling }: StartRequest,
+	{ body, callsBackHere, mobile, consentType, simplify, polling }: StartRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
+	// before the journey exists: a callback to the resume URL must be verifiable, or the customer
+	// would hold a consent link that no execution can be resumed by
+	if (callsBackHere) await assertCanVerifyResumeCallback.call(this, 'journey', itemIndex);
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',
@@ -243,5 +259,6 @@ export async function execute(
  */
 export const completion: CompletionSupport<StartRequest> = {
 	kind: 'journey',
+	operationName: 'Start Journey',
 	usesOwnCallbackUrl: (request) => request.ownWebhookUrl,
 };

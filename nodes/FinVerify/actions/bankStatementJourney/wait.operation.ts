@@ -76,6 +76,7 @@ export async function execute(
 /** Every journey that is not final yet waits for its own final callback. */
 export const completion: CompletionSupport = {
 	kind: 'journey',
+	operationName: 'Wait for Journey',
 	alwaysWaits: true,
 	usesOwnCallbackUrl: () => false,
 };

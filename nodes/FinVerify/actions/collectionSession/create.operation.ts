@@ -23,6 +23,11 @@ import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { completionOptionsField, waitForCompletionField } from '../../completion/fields';
 import type { CompletionSupport } from '../../completion/putToWait';
 import { readWaitMode, resumeUrl } from '../../completion/putToWait';
+import {
+	assertCanVerifyResumeCallback,
+	assertWaitAfterCanBeCalledBack,
+	isResumeUrl,
+} from '../../completion/callbackUrl';
 
 const FLOWS = ['itr', 'gst'] as const;
 
@@ -145,10 +150,16 @@ export const description = updateDisplayOptions(displayOptions, properties);
 interface CreateRequest {
 	body: IDataObject;
 	simplify: boolean;
+	/**
+	 * The Callback URL is this execution's resume URL given by the user (a later Wait for Session
+	 * waits for the callback): the credential must be able to verify it before the session is created.
+	 */
+	callsBackHere: boolean;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): CreateRequest {
 	const ctx = { node: this.getNode(), itemIndex };
+	const waitsHere = readWaitMode.call(this) === 'callback';
 	const body: IDataObject = {
 		flow: flowOf(ctx, this.getNodeParameter('flow', itemIndex, '')),
 		redirect_url: assertHttpUrl(
@@ -156,10 +167,9 @@ export function read(this: IExecuteFunctions, itemIndex: number): CreateRequest 
 			this.getNodeParameter('redirectUrl', itemIndex, ''),
 			'Redirect URL',
 		),
-		callback_url:
-			readWaitMode.call(this) === 'callback'
-				? resumeUrl.call(this)
-				: assertHttpUrl(ctx, this.getNodeParameter('callbackUrl', itemIndex, ''), 'Callback URL'),
+		callback_url: waitsHere
+			? resumeUrl.call(this)
+			: assertHttpUrl(ctx, this.getNodeParameter('callbackUrl', itemIndex, ''), 'Callback URL'),
 		recipient_email: assertEmail(
 			ctx,
 			this.getNodeParameter('recipientEmail', itemIndex, ''),
@@ -181,15 +191,25 @@ export function read(this: IExecuteFunctions, itemIndex: number): CreateRequest 
 		body.recipient_name = requireText(ctx, 'Recipient Name', fields.recipientName);
 	if (fields.requesterName)
 		body.requester_name = requireText(ctx, 'Requester Name', fields.requesterName);
-	return { body, simplify: isNormalizedOutput(this, itemIndex) };
+	// a Wait for Session after this node needs the service to call this execution back
+	assertWaitAfterCanBeCalledBack.call(this, 'session', itemIndex);
+	return {
+		body,
+		simplify: isNormalizedOutput(this, itemIndex),
+		// with Wait for Completion on callbacks the router checked the credential already
+		callsBackHere: !waitsHere && isResumeUrl.call(this, body.callback_url),
+	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ body, simplify }: CreateRequest,
+	{ body, simplify, callsBackHere }: CreateRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
+	// before the session exists: a callback to the resume URL must be verifiable, or the recipient
+	// would hold a link that no execution can be resumed by
+	if (callsBackHere) await assertCanVerifyResumeCallback.call(this, 'session', itemIndex);
 	const response = await apiRequest.call(this, {
 		...policy,
 		method: 'POST',
@@ -206,5 +226,6 @@ export async function execute(
 /** With Wait for Completion on callbacks the Callback URL is the execution's resume URL. */
 export const completion: CompletionSupport = {
 	kind: 'session',
+	operationName: 'Create Session',
 	usesOwnCallbackUrl: () => false,
 };

@@ -54,6 +54,7 @@ export async function execute({ sessionId }: WaitRequest): Promise<INodeExecutio
 /** The session waits for its own final callback. */
 export const completion: CompletionSupport = {
 	kind: 'session',
+	operationName: 'Wait for Session',
 	alwaysWaits: true,
 	usesOwnCallbackUrl: () => false,
 };

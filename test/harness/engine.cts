@@ -1,7 +1,6 @@
 import './env.cjs';
 
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import path from 'node:path';
 
 import express from 'express';
@@ -31,6 +30,7 @@ import {
 } from 'n8n-workflow';
 
 import { MapCredentialsHelper } from './credentials.cjs';
+import { closeLoopbackServer, listenOnLoopback } from './loopback.cjs';
 import { CredentialTypeRegistry, NodeRegistry } from './registry.cjs';
 
 export const PACKAGE_DIR = path.resolve(__dirname, '../..');
@@ -285,10 +285,8 @@ export class Engine {
 			next();
 		});
 
-		const server: Server = await new Promise((resolve) => {
-			const s = app.listen(0, '127.0.0.1', () => resolve(s));
-		});
-		const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		const server = createServer(app);
+		const { url: baseUrl } = await listenOnLoopback(server);
 		const urls = {
 			webhookBaseUrl: `${baseUrl}/webhook`,
 			webhookTestBaseUrl: `${baseUrl}/webhook-test`,
@@ -373,8 +371,7 @@ export class Engine {
 			}
 		} catch (error) {
 			// activation failed (as publishing would in n8n): do not leave the server listening
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
+			await closeLoopbackServer(server);
 			throw error;
 		}
 
@@ -483,7 +480,7 @@ export class Engine {
 			},
 			close: async () => {
 				for (const webhookData of all) await lifecycle('delete', webhookData);
-				await new Promise<void>((resolve) => server.close(() => resolve()));
+				await closeLoopbackServer(server);
 			},
 		};
 	}

@@ -51,6 +51,7 @@ export async function startTestSandbox(
 		quiet: true,
 		stepMs: 50,
 		clock: 'manual',
+		keepIdleConnections: true, // test/harness/loopback.cts says why
 		...options,
 	});
 	return Object.assign(sandbox, { control: new SandboxControl(sandbox.url) });

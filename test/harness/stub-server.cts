@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
+import { closeLoopbackServer, listenOnLoopback } from './loopback.cjs';
 
 export interface StubRequest {
 	method: string;
@@ -82,15 +83,11 @@ export async function startStubServer(): Promise<StubServer> {
 			else send();
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-	const { port } = server.address() as AddressInfo;
+	const { url } = await listenOnLoopback(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url,
 		requests,
 		respond: (path, ...responses) => scripts.set(path, [...responses]),
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
+		close: async () => await closeLoopbackServer(server),
 	};
 }

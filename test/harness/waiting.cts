@@ -1,6 +1,5 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 
 import express from 'express';
 import { ExecutionLifecycleHooks, WebhookContext } from 'n8n-core';
@@ -12,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { Engine, RunResult, WorkflowJson } from './engine.cjs';
+import { closeLoopbackServer, listenOnLoopback } from './loopback.cjs';
 
 export type WaitingStatus = 'waiting' | 'running' | 'success' | 'error';
 
@@ -72,10 +72,8 @@ export class WaitingExecutions {
 				if (!res.headersSent) res.status(500).json({ message: error.message });
 			});
 		});
-		const server: Server = await new Promise((resolve) => {
-			const s = app.listen(0, '127.0.0.1', () => resolve(s));
-		});
-		const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		const server = createServer(app);
+		const { url: baseUrl } = await listenOnLoopback(server);
 		holder.self = new WaitingExecutions(engine, server, baseUrl);
 		return holder.self;
 	}
@@ -155,8 +153,7 @@ export class WaitingExecutions {
 
 	async close(): Promise<void> {
 		await Promise.all([...this.executions.values()].map(async (e) => await e.running));
-		this.server.closeAllConnections();
-		await new Promise<void>((resolve) => this.server.close(() => resolve()));
+		await closeLoopbackServer(this.server);
 	}
 
 	private get(executionId: string): Execution {

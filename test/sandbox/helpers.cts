@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeLoopbackServer, listenOnLoopback } from '../harness/loopback.cjs';
 import { loadContract } from '../../sandbox/openapi.cjs';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.cjs';
 
@@ -17,6 +17,7 @@ export function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
 		webhookBackoffMs: 20,
 		// the sender's schedule compressed: 5 attempts, 20 ms doubling (the default spreads 12 over minutes)
 		webhookMaxAttempts: 5,
+		keepIdleConnections: true, // test/harness/loopback.cts says why
 		...options,
 	});
 }
@@ -132,8 +133,7 @@ export async function receiver(statuses: number[] = []) {
 			for (const w of waiting.filter((x) => received.length >= x.count)) w.resolve();
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+	const url = `${(await listenOnLoopback(server)).url}/hook`;
 	return {
 		url,
 		received,
@@ -148,7 +148,7 @@ export async function receiver(statuses: number[] = []) {
 				waiting.push({ count, resolve: () => (clearTimeout(timer), resolve(received)) });
 			});
 		},
-		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+		close: async () => await closeLoopbackServer(server),
 	};
 }
 

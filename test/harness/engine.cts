@@ -25,7 +25,6 @@ import {
 	createRunExecutionData,
 	NodeHelpers,
 	resolveWebhookDescriptionField,
-	safeRegex,
 	Workflow,
 } from 'n8n-workflow';
 
@@ -70,24 +69,6 @@ export interface WebhookServer {
 let executionCounter = 0;
 
 /**
- * n8n-workflow checks parameter patterns (e.g. a resource locator's CIN) in a node:vm sandbox with a 250 ms
- * budget per call, and each test file loads its own copy of it. The first calls of a copy are the slow ones (its
- * scripts are compiled on first run): made here, before any workflow runs, where a timeout on a loaded machine
- * is retried, instead of inside the first test's execution. n8n's behaviour is unchanged.
- */
-function warmRegexSandbox() {
-	for (let attempt = 1; attempt <= 5; attempt++) {
-		try {
-			safeRegex.test('^[A-Z]\\d+$', 'A1');
-			safeRegex.exec('^([A-Z])\\d+$', 'A1');
-			return;
-		} catch {
-			// "Regular expression execution timed out": try again, now compiled
-		}
-	}
-}
-
-/**
  * Runs workflow JSON through n8n-core's real WorkflowExecute with this package's node and credential types
  * loaded, and serves webhook triggers over real HTTP through n8n-core's real WebhookContext.
  * Nothing here stands in for IExecuteFunctions: node code runs inside n8n-core's own contexts and its
@@ -104,7 +85,6 @@ export class Engine {
 			options.packageDir ?? process.env.HARNESS_PACKAGE_DIR ?? PACKAGE_DIR,
 			{ fromSource: options.fromSource ?? true },
 		);
-		warmRegexSandbox();
 		return engine;
 	}
 

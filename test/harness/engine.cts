@@ -30,6 +30,7 @@ import {
 
 import { MapCredentialsHelper } from './credentials.cjs';
 import { closeLoopbackServer, listenOnLoopback } from './loopback.cjs';
+import { PATIENCE_MS } from './patience.cjs';
 import { CredentialTypeRegistry, NodeRegistry } from './registry.cjs';
 
 export const PACKAGE_DIR = path.resolve(__dirname, '../..');
@@ -60,8 +61,12 @@ export interface WebhookServer {
 	staticData: IDataObject;
 	/** Executions started so far (each resolves when its run ends). */
 	executions(): Promise<RunResult[]>;
-	/** Resolves once `count` executions have started and finished, or rejects after `timeoutMs`. */
+	/** Resolves once `count` executions have started and finished, or rejects after `timeoutMs` (PATIENCE_MS). */
 	waitForExecutions(count: number, timeoutMs?: number): Promise<RunResult[]>;
+	/**
+	 * Executions started so far. An accepted delivery is counted before its sender gets the answer (n8n creates the
+	 * execution before it answers), so a count taken after the answers is final: there is nothing to wait for.
+	 */
 	startedCount(): number;
 	close(): Promise<void>;
 }
@@ -449,7 +454,7 @@ export class Engine {
 			},
 			executions: async () => await Promise.all(runs),
 			startedCount: () => runs.length,
-			waitForExecutions: async (count, timeoutMs = 15_000) => {
+			waitForExecutions: async (count, timeoutMs = PATIENCE_MS) => {
 				const deadline = Date.now() + timeoutMs;
 				while (runs.length < count) {
 					if (Date.now() > deadline)

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 
 import { closeLoopbackServer, listenOnLoopback } from './loopback.cjs';
+import { PATIENCE_MS } from './patience.cjs';
 
 export interface StubRequest {
 	method: string;
@@ -10,6 +11,8 @@ export interface StubRequest {
 	headers: IncomingHttpHeaders;
 	body: unknown;
 	at: number;
+	/** How many requests had reached the stub when this one was answered (unset until then). */
+	answeredAfter?: number;
 }
 
 export interface StubResponse {
@@ -20,6 +23,11 @@ export interface StubResponse {
 	/** Destroy the socket instead of answering. */
 	drop?: boolean;
 	delayMs?: number;
+	/**
+	 * Answer only once this many requests have reached the stub in all (or after PATIENCE_MS): a request proven to
+	 * be in flight while others are sent, without a timer that a busy machine could outrun.
+	 */
+	holdUntil?: number;
 }
 
 export interface StubServer {
@@ -37,6 +45,14 @@ export interface StubServer {
 export async function startStubServer(): Promise<StubServer> {
 	const requests: StubRequest[] = [];
 	const scripts = new Map<string, StubResponse[]>();
+	/** Answers held by `holdUntil`, released as requests arrive. */
+	const held: Array<{ until: number; release: () => void }> = [];
+	const releaseHeld = () => {
+		for (const hold of held.filter((h) => requests.length >= h.until)) {
+			held.splice(held.indexOf(hold), 1);
+			hold.release();
+		}
+	};
 	const server: Server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
@@ -49,19 +65,21 @@ export async function startStubServer(): Promise<StubServer> {
 			} catch {
 				body = raw;
 			}
-			requests.push({
+			const request: StubRequest = {
 				method: req.method ?? 'GET',
 				path: url.pathname,
 				query: Object.fromEntries(url.searchParams),
 				headers: req.headers,
 				body,
 				at: Date.now(),
-			});
+			};
+			requests.push(request);
 			const queue = scripts.get(url.pathname) ?? [
 				{ status: 404, body: { success: false, message: 'no script', error_code: 'NOT_FOUND' } },
 			];
 			const answer = queue.length > 1 ? queue.shift()! : queue[0];
 			const send = () => {
+				request.answeredAfter = requests.length;
 				if (answer.drop) {
 					req.socket.destroy();
 					return;
@@ -79,8 +97,22 @@ export async function startStubServer(): Promise<StubServer> {
 							: JSON.stringify(answer.body),
 				);
 			};
-			if (answer.delayMs) setTimeout(send, answer.delayMs);
-			else send();
+			const later = answer.delayMs ? () => setTimeout(send, answer.delayMs) : send;
+			if (answer.holdUntil !== undefined && requests.length < answer.holdUntil) {
+				const patience = setTimeout(() => {
+					held.splice(held.indexOf(hold), 1);
+					later();
+				}, PATIENCE_MS);
+				const hold = {
+					until: answer.holdUntil,
+					release: () => {
+						clearTimeout(patience);
+						later();
+					},
+				};
+				held.push(hold);
+			} else later();
+			releaseHeld();
 		});
 	});
 	const { url } = await listenOnLoopback(server);

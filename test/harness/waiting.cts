@@ -12,6 +12,7 @@ import type {
 
 import type { Engine, RunResult, WorkflowJson } from './engine.cjs';
 import { closeLoopbackServer, listenOnLoopback } from './loopback.cjs';
+import { PATIENCE_MS } from './patience.cjs';
 
 export type WaitingStatus = 'waiting' | 'running' | 'success' | 'error';
 
@@ -131,7 +132,7 @@ export class WaitingExecutions {
 	}
 
 	/** Resolves with the last leg once the execution no longer runs or waits (or rejects after `ms`). */
-	async finished(executionId: string, ms = 20_000): Promise<RunResult> {
+	async finished(executionId: string, ms = PATIENCE_MS): Promise<RunResult> {
 		const deadline = Date.now() + ms;
 		for (;;) {
 			const execution = this.get(executionId);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { closeLoopbackServer, listenOnLoopback } from '../harness/loopback.cjs';
+import { PATIENCE_MS } from '../harness/patience.cjs';
 import { loadContract } from '../../sandbox/openapi.cjs';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.cjs';
 
@@ -138,7 +139,7 @@ export async function receiver(statuses: number[] = []) {
 		url,
 		received,
 		/** Resolves once `count` requests arrived (rejects after `ms`). */
-		waitFor(count: number, ms = 5000): Promise<Received[]> {
+		waitFor(count: number, ms = PATIENCE_MS): Promise<Received[]> {
 			if (received.length >= count) return Promise.resolve(received);
 			return new Promise((resolve, reject) => {
 				const timer = setTimeout(
@@ -155,7 +156,7 @@ export async function receiver(statuses: number[] = []) {
 /** Polls `check` until it returns a truthy value. */
 export async function eventually<T>(
 	check: () => Promise<T | undefined | false>,
-	ms = 5000,
+	ms = PATIENCE_MS,
 ): Promise<T> {
 	const until = Date.now() + ms;
 	for (;;) {

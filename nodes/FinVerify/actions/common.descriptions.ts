@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { DownloadSwitch } from '../helpers/documents';
+import { personalDataField } from '../helpers/personalData';
 import type { FieldContext } from '../helpers/validation';
 import {
 	assertConsent,
@@ -296,40 +297,6 @@ export const outputField: INodeProperties = {
 		'How much of the answer to return, and in which form. Simplified and Normalized mask personal ' +
 		'data (see Personal Data in Output); Raw does not.',
 	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-};
-
-/**
- * Version 2: how personal data appears in the Simplified and Normalized output
- * (helpers/personalData.ts). Masked by default: the execution log keeps every output n8n saves, and
- * a decision needs the scores and statuses, not the identifiers (docs/privacy.md).
- */
-export const personalDataField: INodeProperties = {
-	displayName: 'Personal Data in Output',
-	name: 'personalData',
-	type: 'options',
-	default: 'masked',
-	options: [
-		{
-			name: 'Masked',
-			value: 'masked',
-			description:
-				'PAN, Aadhaar, mobile, account and ID numbers show their last 4 characters, e-mail its first ' +
-				'letter and domain, date of birth its year',
-		},
-		{
-			name: 'Full',
-			value: 'full',
-			description:
-				'As the service sent them, except Aadhaar, which stays masked to its last 4 digits',
-		},
-	],
-	description:
-		'Whether PAN, mobile, account numbers, e-mail and date of birth appear in full in the output ' +
-		'(and so in the saved execution). Aadhaar is always masked.',
-	displayOptions: {
-		show: { '@version': [{ _cnd: { gte: 2 } }] },
-		hide: { '/outputMode': ['raw'] },
-	},
 };
 
 /**

@@ -8,7 +8,7 @@
 //
 //   npm run test:loaded                                  `npm test` under load
 //   npm run test:loaded -- npm run test:fast             any command
-//   npm run test:loaded -- npx jest test/integration/reliability/trigger.test.cts
+//   npm run test:loaded -- npx jest test/integration/trigger.deliveries.test.cts
 //   FINVERIFY_HOGS=4 npm run test:loaded -- …            another number of busy processes (default: one per core)
 //
 // Plain CommonJS without dependencies, like the other scripts.

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
  * process), that clock falls behind: the client still counts a connection as fresh after the server's
  * keepAliveTimeout (Node's 5 s, on the real clock) has closed it, and a request written as the server's FIN
  * arrives is answered with a reset: "fetch failed", cause "read ECONNRESET" (reproduced with the 300-delivery
- * test of test/integration/reliability/trigger.test.cts on a stalled loop). A server that never closes an idle
+ * test of test/integration/trigger.deliveries.test.cts on a stalled loop). A server that never closes an idle
  * connection on a timer leaves that decision to the client alone, so there is nothing to race; closing the
  * server (`closeLoopbackServer`) ends them all.
  */

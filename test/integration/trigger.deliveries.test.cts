@@ -1,16 +1,19 @@
 /**
- * Issue #10 High 1, High 3, Medium 4 and the trigger attack set, through the harness (n8n-core's
- * WebhookContext over real HTTP, executions through WorkflowExecute). The harness answers like n8n 2.41:
- * an accepted delivery is answered after the execution is created, and with `perCallStaticData` each call
- * gets its own copy of the static data, saved when it answers without error and started no execution (as
- * the app does).
+ * Each delivery the FinVerify Trigger accepts starts exactly one execution, and nothing else starts one: the
+ * sender's 200 means the execution exists (a failed creation is answered with an error, and its retry is
+ * accepted); replays with a changed, missing or altered X-Webhook-Id, simultaneous copies and exact replays
+ * after a 300-delivery load are duplicates; forged, stale, future, unsigned, oversized and non-JSON deliveries
+ * are refused (401/400); the delivery key is in the output for Remove Duplicates. Through the harness (n8n-core's
+ * WebhookContext over real HTTP, executions through WorkflowExecute), which answers like n8n 2.41: an accepted
+ * delivery is answered after the execution is created, and with `perCallStaticData` each call gets its own copy
+ * of the static data, saved when it answers without error and started no execution (as the app does).
  */
 import { randomUUID } from 'node:crypto';
 
-import { Engine, loadWorkflow, sandboxCredentials } from '../../harness/index.cjs';
-import type { WebhookServer, WorkflowJson } from '../../harness/index.cjs';
-import { deliver, journeyEvent, sign } from '../trigger/deliver.cjs';
-import { Figures } from './figures.cjs';
+import { Engine, loadWorkflow, sandboxCredentials } from '../harness/index.cjs';
+import type { WebhookServer, WorkflowJson } from '../harness/index.cjs';
+import { deliver, journeyEvent, sign } from './trigger/deliver.cjs';
+import { Figures } from './reliability/figures.cjs';
 
 const NODE = 'FinVerify Trigger';
 const hmacWorkflow = loadWorkflow('integration/workflows/trigger/trigger.hmac.workflow.json');
@@ -45,7 +48,7 @@ const event = (status = 'consent_granted') => {
 	return { id, body: journeyEvent(status, { id }) };
 };
 
-describe('n8n answers only once the execution exists (High 1)', () => {
+describe('n8n answers only once the execution exists', () => {
 	test('execution creation fails: the sender gets an error, not 200, and its retry starts the execution', async () => {
 		let fail = true;
 		const { url, hooks } = await serve(hmacWorkflow, {
@@ -78,7 +81,7 @@ describe('n8n answers only once the execution exists (High 1)', () => {
 	});
 });
 
-describe('replays and copies (High 3, Medium 4)', () => {
+describe('replays and copies', () => {
 	test('a captured delivery replayed with a changed, missing or altered X-Webhook-Id starts nothing new', async () => {
 		const { url, hooks } = await serve();
 		const { id, body } = event();

@@ -79,19 +79,9 @@ export class FinVerify implements INodeType {
 		// 2: Output (Simplified / Normalized / Raw) in place of Simplify; version 1 keeps Simplify
 		version: [1, 2],
 		defaultVersion: 2,
-		// the canvas shows the dropdowns' names ("Company · Get by CIN"), derived from them
-		subtitle: operationSubtitle(
-			[...RESOURCES, CUSTOM_API_CALL],
-			[
-				creditReport,
-				company,
-				employment,
-				incomeTaxReturn,
-				bankStatementJourney,
-				collectionSession,
-				apiRequest,
-			],
-		),
+		// the canvas shows the dropdowns' names ("Company · Get by CIN"): the constructor derives them from
+		// the properties (actions/subtitle.ts); this plain form is only what the literal says
+		subtitle: '={{ $parameter["operation"] }}',
 		description:
 			'Verify people and businesses in India: credit bureaus, company registry, EPFO, ITR, ' +
 			'account-aggregator bank statements and hosted data collection',
@@ -124,6 +114,10 @@ export class FinVerify implements INodeType {
 	};
 
 	methods = { listSearch };
+
+	constructor() {
+		this.description.subtitle = operationSubtitle(this.description.properties);
+	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -351,8 +351,8 @@ export function normalizeDirector(body: unknown): DirectorRecord {
 	return {
 		shape: 'reference',
 		designation: toText(data.designation),
-		// unknown is null: an answer without the list does not say "no companies"
-		companyCount: Array.isArray(data.companies) ? companies.length : null,
+		// unknown is null (docs/output.md): no list, or an empty one next to a DIN, says nothing
+		companyCount: companies.length > 0 ? companies.length : null,
 		din: toText(data.din),
 		name: toText(data.name),
 		appointedOn: toIsoDate(data.date_of_appointment),
@@ -417,7 +417,7 @@ export function assertDin(ctx: FieldContext, value: unknown, field = 'DIN'): str
 			copy.insertBefore(
 				decisions,
 				"\t'company.getEntityByPan': {",
-				"\t'company.getDirectorByDin': {\n\t\tfields: (n) => pick(n, ['designation', 'companyCount']),\n\t\trequired: DIRECTOR_REQUIRED,\n\t},\n",
+				"\t'company.getDirectorByDin': {\n\t\tfields: (n) => pick(n, ['designation', 'companyCount']),\n\t\trequired: DIRECTOR_REQUIRED,\n\t\tcaseInsensitive: ['designation'],\n\t},\n",
 			);
 			copy.insertBefore(
 				'test/unit/aiToolView.test.cts',
@@ -560,7 +560,11 @@ describe('adding an operation by the recipe (docs/ARCHITECTURE.md)', () => {
 	beforeAll(() => {
 		copy = new Copy(copyRepository());
 	});
-	afterAll(() => rmSync(copy.dir, { recursive: true, force: true }));
+	// FINVERIFY_RECIPE_KEEP=1 keeps the copy to look into (its path is printed)
+	afterAll(() => {
+		if (process.env.FINVERIFY_RECIPE_KEEP === '1') console.log(`recipe copy kept: ${copy.dir}`);
+		else rmSync(copy.dir, { recursive: true, force: true });
+	});
 
 	test('the recipe lists these steps, in this order', () => {
 		const recipe = readFileSync(path.join(REPO, 'docs', 'ARCHITECTURE.md'), 'utf8');

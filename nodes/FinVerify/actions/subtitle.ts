@@ -2,18 +2,15 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 /**
  * The node's canvas subtitle, "Company · Get by CIN": the names the Resource and Operation dropdowns
- * show, derived from them, so an operation added to a resource's dropdown has its subtitle without
- * another list to keep. An n8n expression over the node's parameters; an unknown pair shows the
- * operation's value.
+ * show, derived from the node's own properties, so an operation added to a resource's dropdown has
+ * its subtitle without another list to keep. An n8n expression over the node's parameters; an
+ * unknown pair shows the operation's value.
  */
-export function operationSubtitle(
-	resources: INodePropertyOptions[],
-	resourceModules: Array<{ description: INodeProperties[] }>,
-): string {
+export function operationSubtitle(properties: INodeProperties[]): string {
 	const names: Record<string, string> = {};
-	const fields = resourceModules.flatMap((module) => module.description);
-	for (const resource of resources) {
-		const dropdown = fields.find(
+	const resources = properties.find((field) => field.name === 'resource');
+	for (const resource of (resources?.options ?? []) as INodePropertyOptions[]) {
+		const dropdown = properties.find(
 			(field) =>
 				field.name === 'operation' &&
 				field.displayOptions?.show?.resource?.includes(resource.value),

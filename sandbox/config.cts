@@ -46,6 +46,12 @@ export interface SandboxOptions {
 	refreshToken?: string;
 	/** No per-request log lines. Default `SANDBOX_QUIET=1` or false. */
 	quiet?: boolean;
+	/**
+	 * Never close an idle keep-alive connection on a timer: the client closes it, or `close()` does. Default false
+	 * (Fastify's 72 s). The tests set it, so that a client whose event loop stalls on a busy machine never writes
+	 * onto a connection the sandbox has just closed (test/harness/loopback.cts).
+	 */
+	keepIdleConnections?: boolean;
 }
 
 export type SandboxConfig = Required<SandboxOptions>;
@@ -109,5 +115,6 @@ export function resolveConfig(
 		keys: options.keys ?? (env.SANDBOX_KEYS ? parseKeys(JSON.parse(env.SANDBOX_KEYS)) : []),
 		refreshToken: options.refreshToken ?? DEFAULT_CREDENTIALS.refreshToken,
 		quiet: options.quiet ?? (env.SANDBOX_QUIET === '1' || env.SANDBOX_QUIET === 'true'),
+		keepIdleConnections: options.keepIdleConnections ?? false,
 	};
 }

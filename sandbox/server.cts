@@ -31,6 +31,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		routerOptions: { ignoreTrailingSlash: true },
 		bodyLimit: 1024 * 1024,
 	});
+	// 0: Node never closes an idle connection on a timer; forceCloseConnections ends them at close(). (Fastify's
+	// own keepAliveTimeout option reads 0 as "the default".)
+	if (config.keepIdleConnections) app.server.keepAliveTimeout = 0;
 	await app.register(formbody);
 	registerBodyParsers(app);
 	registerTraffic(app, sandbox);

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // @ts-check
 'use strict';
-// `npm test`: the whole suite in order — typecheck, format, lint, build, scan (n8n's package scanner and
-// actionlint, test/scan/), unit, integration, e2e (real n8n app and browser), scale (the real n8n app under load).
+// `npm test`: the whole suite — typecheck, format, lint, build, unit and integration (all six at the same time),
+// then scan (the slow tool runs of test/scan/: n8n's package scanner, actionlint, …), e2e (real n8n app and
+// browser), scale (the real n8n app under load).
 // It works as the first command on a fresh clone: before any step it installs what is missing
 // (scripts/bootstrap.js: `npm ci` when node_modules is missing or older than package-lock.json; for the e2e step
 // the cached n8n runtime, scripts/runtime.js, and Debian's Chromium when running as root).
-// Each step prints its own output (typecheck, format and lint run together, and so do unit and integration: see
-// TOGETHER); the first failing step fails the run. The last line sums the jest steps as
+// Each step prints its own output (the steps run together print theirs as each ends: see TOGETHER); the first
+// failing step fails the run and stops the steps running beside it. The last line sums the jest steps as
 // "tests: N passed, N failed".
 //
 //   npm test                 every step
@@ -48,22 +49,24 @@ const steps = [
 	['format', 'npm', ['run', 'format:check']],
 	['lint', 'npm', ['run', 'lint']],
 	['build', 'npm', ['run', 'build']],
-	['scan', ...jest('scan')], // the slow tool runs, once: n8n's scanner over the packed package, actionlint
-	['unit', ...jest('unit')],
+	// every core (jest's default, cores - 1, is one worker on 2 cores): the unit files are CPU work
+	['unit', ...jest('unit', ['--maxWorkers=100%'])],
 	// 4 workers even on 2 cores: the integration tests mostly wait (the node's 5-second polls, retries, webhooks),
 	// so their files overlap well; jest's default (cores - 1) runs them one at a time on 2 cores
 	['integration', ...jest('integration', ['--maxWorkers=4'])],
+	// the slow tool runs, once (after the build: it packs dist/): n8n's scanner over the packed package,
+	// actionlint, the OpenAPI linter, a real tsc --watch, the documented commands
+	['scan', ...jest('scan')],
 	['e2e', ...jest('e2e', ['--runInBand'])],
 	// the real n8n app under load (test/scale/): 500 executions waiting for callbacks, all resumed
 	['scale', ...jest('scale', ['--runInBand'])],
 ];
-// Steps that run at the same time when both or all are selected: each of the checks is single-threaded, and the
+// Steps that run at the same time when selected one after another: none needs another's result (the tests load
+// the package from its TypeScript sources, not from dist/), each of the checks is single-threaded, and the
 // integration tests mostly wait (polls, retries, webhooks), so together they use the cores that one alone leaves
-// idle. Their output is printed as each finishes.
-const TOGETHER = [
-	['typecheck', 'format', 'lint'],
-	['unit', 'integration'],
-];
+// idle: the integration step's waiting is no longer added to the checks' time. Their output is printed as each
+// finishes; the first failure stops the others.
+const TOGETHER = [['typecheck', 'format', 'lint', 'build', 'unit', 'integration']];
 // The inner loop: no scan (a minute of npm pack and n8n's scanner) and no real n8n app. `npm test` (CI) runs both.
 const FAST = ['typecheck', 'format', 'lint', 'build', 'unit', 'integration'];
 const DRY_RUN = process.argv.includes('--dry-run');
@@ -176,9 +179,17 @@ async function main() {
 			console.log(
 				`\n=== ${group.map(([n]) => n).join(', ')}: together (each one's output when it ends)`,
 			);
-		const results = await Promise.all(group.map((step) => runStep(step, group.length > 1)));
-		const failed = results.find((r) => r.status !== 0);
-		if (failed) fail(failed.name, failed.seconds, failed.status);
+		const running = group.map((step) => runStep(step, group.length > 1));
+		const failed = await firstFailure(running);
+		if (failed) {
+			// the steps still running beside it are stopped: their result no longer decides anything
+			const others = running.filter(
+				(r) => r.child.exitCode === null && r.child.signalCode === null,
+			);
+			for (const other of others) signalGroup(other.child, 'SIGTERM');
+			await Promise.all(others.map((r) => r.done));
+			fail(failed.name, failed.seconds, failed.status);
+		}
 	}
 	summary();
 }
@@ -199,10 +210,48 @@ function batch(list) {
 	return batches;
 }
 
+/** @typedef {{ name: string, status: number | null, seconds: string }} StepResult */
+
+/**
+ * Steps running beside others have their own process group (npm and npx do not pass a signal on to jest, nor jest
+ * to its workers), so a failure beside them stops each as a whole, and Ctrl-C, which the terminal sends to this
+ * process's group only, is passed on to theirs.
+ * @type {Set<import('node:child_process').ChildProcess>}
+ */
+const groups = new Set();
+/** @param {import('node:child_process').ChildProcess} child @param {NodeJS.Signals} signal */
+function signalGroup(child, signal) {
+	try {
+		if (child.pid) process.kill(-child.pid, signal);
+	} catch {
+		// already gone
+	}
+}
+for (const signal of /** @type {NodeJS.Signals[]} */ (['SIGINT', 'SIGTERM']))
+	process.on(signal, () => {
+		for (const child of groups) signalGroup(child, signal);
+		process.exit(130);
+	});
+
+/**
+ * The first step of a group to fail, as soon as it fails; undefined once all passed.
+ * @param {Array<{ done: Promise<StepResult> }>} running @returns {Promise<StepResult | undefined>}
+ */
+function firstFailure(running) {
+	return new Promise((resolve) => {
+		let left = running.length;
+		for (const { done } of running)
+			void done.then((result) => {
+				if (result.status !== 0) resolve(result);
+				else if (--left === 0) resolve(undefined);
+			});
+	});
+}
+
 /**
  * One step; alone its output goes straight to the terminal, together with others it is printed when it ends.
  * @param {Step} step @param {boolean} buffered
- * @returns {Promise<{ name: string, status: number | null, seconds: string }>}
+ * @returns {{ child: import('node:child_process').ChildProcess, done: Promise<StepResult> }}
  */
 function runStep([name, cmd, args], buffered) {
 	const started = Date.now();
@@ -212,20 +261,25 @@ function runStep([name, cmd, args], buffered) {
 		cwd: root,
 		env: process.env,
 		stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+		detached: buffered,
 	});
+	if (buffered) groups.add(child);
 	/** @type {Buffer[]} */
 	const output = [];
 	child.stdout?.on('data', (c) => output.push(c));
 	child.stderr?.on('data', (c) => output.push(c));
-	return new Promise((resolve) => {
-		child.on('close', (status) => {
+	const done = new Promise((resolve) => {
+		child.on('close', (status, signal) => {
+			groups.delete(child);
 			count(name);
 			const seconds = ((Date.now() - started) / 1000).toFixed(1);
 			if (buffered) process.stdout.write(`\n${header}\n${Buffer.concat(output).toString()}`);
 			if (status === 0) console.log(`=== ${name} passed (${seconds} s)`);
+			else if (signal) console.log(`=== ${name} stopped (${seconds} s): another step failed`);
 			resolve({ name, status, seconds });
 		});
 	});
+	return { child, done: /** @type {Promise<StepResult>} */ (done) };
 }
 
 main().catch((e) => {

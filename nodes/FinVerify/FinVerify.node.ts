@@ -16,12 +16,14 @@ import {
 	failedItemsNotice,
 	requestOptionsField,
 } from './actions/common.descriptions';
+import { completionKindOf } from './actions/completionKind';
 import { completionWebhook, resumeWebhooks } from './completion/webhook';
 import * as company from './actions/company';
 import * as creditReport from './actions/creditReport';
 import * as employment from './actions/employment';
 import * as incomeTaxReturn from './actions/incomeTaxReturn';
 import { router } from './actions/router';
+import { operationSubtitle } from './actions/subtitle';
 import { listSearch } from './methods';
 
 /** The resources, alphabetical. */
@@ -100,13 +102,13 @@ export class FinVerify implements INodeType {
 		group: ['transform'],
 		// 2: Output (Simplified / Normalized / Raw) in place of Simplify; version 1 keeps Simplify
 		// 3: the decision verdict (decisionReady, incomplete) and Incomplete Answers on the operations a
-		// lender's rule decides on; versions 1 and 2 keep their output and their one output
+		// lender's rule decides on, and the Failed output; versions 1 and 2 keep their output and their one
+		// output
 		version: [1, 2, 3],
 		defaultVersion: 3,
-		// the canvas shows the human names ("Company · Get by CIN"), not the internal values; kept equal
-		// to the resource and operation names by test/unit/editorText.test.cts
-		subtitle:
-			'={{ ({"bankStatementJourney.getAnalysis":"Bank Statement Journey · Get Analysis","bankStatementJourney.getStatementResult":"Bank Statement Journey · Get Statement Result","bankStatementJourney.getStatus":"Bank Statement Journey · Get Status","bankStatementJourney.start":"Bank Statement Journey · Start Journey","bankStatementJourney.wait":"Bank Statement Journey · Wait for Journey","collectionSession.create":"Collection Session · Create","collectionSession.wait":"Collection Session · Wait for Session","company.getByCin":"Company · Get by CIN","company.getEntityByPan":"Company · Get Entity by PAN","company.getLlpByLlpin":"Company · Get LLP by LLPIN","company.searchByName":"Company · Search by Name","creditReport.getCommercialReport":"Credit Report · Get Commercial Report","creditReport.getMultiBureauReport":"Credit Report · Get Multi-Bureau Report","employment.getEpfoRecord":"Employment · Get EPFO Record","employment.getEpfoRecordWithCredit":"Employment · Get EPFO Record with Credit Report","incomeTaxReturn.confirmPasswordReset":"Income Tax Return · Confirm Password Reset with OTP","incomeTaxReturn.getAnalysisStatus":"Income Tax Return · Get Analysis Status","incomeTaxReturn.getData":"Income Tax Return · Get Data","incomeTaxReturn.resetPortalPassword":"Income Tax Return · Reset Portal Password","incomeTaxReturn.startAnalysis":"Income Tax Return · Start Analysis","apiRequest.send":"Custom API Call · Send"})[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}',
+		// the canvas shows the dropdowns' names ("Company · Get by CIN"): the constructor derives them from
+		// the properties (actions/subtitle.ts); this plain form is only what the literal says
+		subtitle: '={{ $parameter["operation"] }}',
 		description:
 			'Verify people and businesses in India: credit bureaus, company registry, EPFO, ITR, ' +
 			'account-aggregator bank statements and hosted data collection',
@@ -142,11 +144,15 @@ export class FinVerify implements INodeType {
 
 	methods = { listSearch };
 
+	constructor() {
+		this.description.subtitle = operationSubtitle(this.description.properties);
+	}
+
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await completionWebhook.call(this);
+		return await completionWebhook.call(this, completionKindOf);
 	}
 }

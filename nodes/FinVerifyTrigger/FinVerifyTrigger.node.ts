@@ -9,8 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { FinVerifyCredentials } from '../FinVerify/transport';
-import { personalDataField } from '../FinVerify/actions/common.descriptions';
-import { maskPersonalData } from '../FinVerify/helpers/personalData';
+import { maskPersonalData, personalDataField } from '../FinVerify/helpers/personalData';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import {
 	claimInProcess,
@@ -418,7 +417,6 @@ export class FinVerifyTrigger implements INodeType {
 				await assertConfigured.call(this);
 				const staticData = this.getWorkflowStaticData('node');
 				staticData.webhookUrl = this.getNodeWebhookUrl('default');
-				staticData.activatedAt = new Date().toISOString();
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
@@ -426,7 +424,7 @@ export class FinVerifyTrigger implements INodeType {
 				forgetSecrets(triggerScope.call(this));
 				const staticData = this.getWorkflowStaticData('node');
 				delete staticData.webhookUrl;
-				delete staticData.activatedAt;
+				delete staticData.activatedAt; // stored (and never read) by 0.1.0
 				return true;
 			},
 		},

@@ -45,6 +45,7 @@ const ENV = Object.freeze({
 	// `npm test`
 	TEST_STEPS: 'TEST_STEPS', // only these steps of scripts/test-all.js, comma-separated
 	CHROMIUM_PATH: 'CHROMIUM_PATH', // the browser suite's Chromium (default FOLDERS.chromium)
+	HOGS: 'FINVERIFY_HOGS', // scripts/loaded.js: how many busy processes run beside the tests (default: one per core)
 });
 
 /** Default ports. `npm start` and `npm run start:queue` use different ones, so both can run side by side. */

@@ -3,7 +3,10 @@
  *
  *   FINVERIFY_RECORD_OUTPUTS=/tmp/outputs.jsonl npx jest --selectProjects integration   # record
  *   node --require tsx/cjs test/contract/generateSchemas.cts /tmp/outputs.jsonl          # write
+ *   node --require tsx/cjs test/contract/generateSchemas.cts --only company.getDirectorByDin   # one operation
  *
+ * `--only <resource.operation>` (repeatable) writes the files of those operations alone: a new operation's
+ * schemas from its examples, without rewriting the others from less than their recorded outputs.
  * Samples per operation and mode: the OpenAPI examples of both shapes (every property filled) through
  * the operation's normalizer, plus every output the integration suites recorded (split items, files,
  * options). Review the diff before committing: a schema only widens when an output changed.
@@ -48,7 +51,9 @@ for (const contract of RESPONSES) {
 for (const mode of ['normalized', 'simplified'] as const)
 	add('company.getByCin', mode, samples.get(`company.getLlpByLlpin|${mode}`) ?? []);
 
-const recorded = process.argv[2];
+const args = process.argv.slice(2);
+const only = args.flatMap((arg, i) => (args[i - 1] === '--only' ? [arg] : []));
+const recorded = args.find((arg, i) => arg !== '--only' && args[i - 1] !== '--only');
 if (recorded) {
 	for (const line of readFileSync(recorded, 'utf8').split('\n').filter(Boolean)) {
 		const { resource, operation, mode, items } = JSON.parse(line) as {
@@ -146,6 +151,7 @@ const written: SchemaFile[] = [
 	`${a.operation}|${a.mode}|${a.version}`.localeCompare(`${b.operation}|${b.mode}|${b.version}`),
 );
 for (const { operation, mode, version, items } of written) {
+	if (only.length > 0 && !only.includes(operation)) continue;
 	const [resource, op] = operation.split('.');
 	const file = schemaPath(resource, op, mode, version) as string;
 	const schema = {

@@ -1,9 +1,9 @@
 /**
- * Issue #10 High 1 and Medium 4 in the real n8n app (SQLite, one main): a published FinVerify Trigger under
- * load — 1,000 valid + 1,000 forged deliveries, 20 in flight — stores exactly 1,000 executions; simultaneous
- * copies and replays after the load start nothing; and the documented at-least-once pattern for queue mode
- * (Remove Duplicates on `deliveryKey`) keeps one of two copies that got past the trigger. Slow on 2 cores:
- * the figures table at the end says how slow.
+ * The FinVerify Trigger loses no delivery and runs none twice, in the real n8n app (SQLite, one main): a
+ * published trigger under load — 1,000 valid + 1,000 forged deliveries, 20 in flight — stores exactly 1,000
+ * executions; simultaneous copies and replays after the load start nothing; and the documented at-least-once
+ * pattern for queue mode (Remove Duplicates on `deliveryKey`) keeps one of two copies that got past the
+ * trigger. Slow on 2 cores: the figures table at the end says how slow.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 

@@ -1,5 +1,5 @@
 /**
- * Issue #23: duplicates across a restart of n8n, in the real app (SQLite). The trigger's duplicate record is in
+ * Duplicates across a restart of n8n are kept out, in the real app (SQLite). The trigger's duplicate record is in
  * memory (n8n does not save static data that a webhook call starting an execution changed; docs/trigger.md), so
  * the durable record is n8n's Remove Duplicates node on `deliveryKey`. Asserted: deliveries start one execution
  * each; the same bytes replayed right away are answered "duplicate" and start nothing; after a restart the

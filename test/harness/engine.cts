@@ -1,7 +1,6 @@
 import './env.cjs';
 
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import path from 'node:path';
 
 import express from 'express';
@@ -26,11 +25,12 @@ import {
 	createRunExecutionData,
 	NodeHelpers,
 	resolveWebhookDescriptionField,
-	safeRegex,
 	Workflow,
 } from 'n8n-workflow';
 
 import { MapCredentialsHelper } from './credentials.cjs';
+import { closeLoopbackServer, listenOnLoopback } from './loopback.cjs';
+import { PATIENCE_MS } from './patience.cjs';
 import { CredentialTypeRegistry, NodeRegistry } from './registry.cjs';
 
 export const PACKAGE_DIR = path.resolve(__dirname, '../..');
@@ -61,31 +61,17 @@ export interface WebhookServer {
 	staticData: IDataObject;
 	/** Executions started so far (each resolves when its run ends). */
 	executions(): Promise<RunResult[]>;
-	/** Resolves once `count` executions have started and finished, or rejects after `timeoutMs`. */
+	/** Resolves once `count` executions have started and finished, or rejects after `timeoutMs` (PATIENCE_MS). */
 	waitForExecutions(count: number, timeoutMs?: number): Promise<RunResult[]>;
+	/**
+	 * Executions started so far. An accepted delivery is counted before its sender gets the answer (n8n creates the
+	 * execution before it answers), so a count taken after the answers is final: there is nothing to wait for.
+	 */
 	startedCount(): number;
 	close(): Promise<void>;
 }
 
 let executionCounter = 0;
-
-/**
- * n8n-workflow checks parameter patterns (e.g. a resource locator's CIN) in a node:vm sandbox with a 250 ms
- * budget per call, and each test file loads its own copy of it. The first calls of a copy are the slow ones (its
- * scripts are compiled on first run): made here, before any workflow runs, where a timeout on a loaded machine
- * is retried, instead of inside the first test's execution. n8n's behaviour is unchanged.
- */
-function warmRegexSandbox() {
-	for (let attempt = 1; attempt <= 5; attempt++) {
-		try {
-			safeRegex.test('^[A-Z]\\d+$', 'A1');
-			safeRegex.exec('^([A-Z])\\d+$', 'A1');
-			return;
-		} catch {
-			// "Regular expression execution timed out": try again, now compiled
-		}
-	}
-}
 
 /**
  * Runs workflow JSON through n8n-core's real WorkflowExecute with this package's node and credential types
@@ -104,7 +90,6 @@ export class Engine {
 			options.packageDir ?? process.env.HARNESS_PACKAGE_DIR ?? PACKAGE_DIR,
 			{ fromSource: options.fromSource ?? true },
 		);
-		warmRegexSandbox();
 		return engine;
 	}
 
@@ -285,10 +270,8 @@ export class Engine {
 			next();
 		});
 
-		const server: Server = await new Promise((resolve) => {
-			const s = app.listen(0, '127.0.0.1', () => resolve(s));
-		});
-		const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		const server = createServer(app);
+		const { url: baseUrl } = await listenOnLoopback(server);
 		const urls = {
 			webhookBaseUrl: `${baseUrl}/webhook`,
 			webhookTestBaseUrl: `${baseUrl}/webhook-test`,
@@ -373,8 +356,7 @@ export class Engine {
 			}
 		} catch (error) {
 			// activation failed (as publishing would in n8n): do not leave the server listening
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
+			await closeLoopbackServer(server);
 			throw error;
 		}
 
@@ -472,7 +454,7 @@ export class Engine {
 			},
 			executions: async () => await Promise.all(runs),
 			startedCount: () => runs.length,
-			waitForExecutions: async (count, timeoutMs = 15_000) => {
+			waitForExecutions: async (count, timeoutMs = PATIENCE_MS) => {
 				const deadline = Date.now() + timeoutMs;
 				while (runs.length < count) {
 					if (Date.now() > deadline)
@@ -483,7 +465,7 @@ export class Engine {
 			},
 			close: async () => {
 				for (const webhookData of all) await lifecycle('delete', webhookData);
-				await new Promise<void>((resolve) => server.close(() => resolve()));
+				await closeLoopbackServer(server);
 			},
 		};
 	}

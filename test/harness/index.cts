@@ -10,7 +10,8 @@ export {
 } from './workflows.cjs';
 export type { SingleNodeOptions } from './workflows.cjs';
 export { SANDBOX_KEYS, SandboxControl, sandboxCredentials, startTestSandbox } from './sandbox.cjs';
-export type { LoggedRequest, Shape } from './sandbox.cjs';
+export type { LoggedRequest, Shape, WebhookDelivery } from './sandbox.cjs';
+export { PATIENCE_MS } from './patience.cjs';
 export { startStubServer } from './stub-server.cjs';
 export type { StubRequest, StubResponse, StubServer } from './stub-server.cjs';
 export { WaitingExecutions } from './waiting.cjs';

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { PATIENCE_MS } from './patience.cjs';
+
 export type Shape = 'sample' | 'reference';
 
 export const SANDBOX_KEYS = {
@@ -51,9 +53,24 @@ export async function startTestSandbox(
 		quiet: true,
 		stepMs: 50,
 		clock: 'manual',
+		keepIdleConnections: true, // test/harness/loopback.cts says why
+		// an attempt on a busy machine is slow, not lost: never a failed attempt for its time (tests of the
+		// timeout set their own)
+		webhookTimeoutMs: 600_000,
 		...options,
 	});
 	return Object.assign(sandbox, { control: new SandboxControl(sandbox.url) });
+}
+
+/** One webhook delivery of the sandbox (`GET /__sandbox/webhooks`). */
+export interface WebhookDelivery {
+	id: string;
+	event: string;
+	url: string;
+	subject: string;
+	status: 'pending' | 'delivered' | 'failed';
+	attempts: Array<{ status: number | null }>;
+	payload: IDataObject;
 }
 
 export interface LoggedRequest extends IDataObject {
@@ -104,6 +121,29 @@ export class SandboxControl {
 	async webhooks(): Promise<IDataObject[]> {
 		const body = await this.call('GET', 'webhooks');
 		return Array.isArray(body) ? body : (body?.deliveries ?? body?.webhooks ?? []);
+	}
+
+	/**
+	 * Waits until at least `count` webhook deliveries (those for `subject`, a journey's client_id or a session's id,
+	 * when given) are finished, delivered or given up, and none is in flight. A manual clock moves one step each time
+	 * it looks (journeys move on, retries come due). Fails after PATIENCE_MS naming what it saw.
+	 */
+	async settledDeliveries(count: number, subject?: string): Promise<WebhookDelivery[]> {
+		const deadline = Date.now() + PATIENCE_MS;
+		for (;;) {
+			const list = ((await this.webhooks()) as unknown as WebhookDelivery[]).filter(
+				(d) => subject === undefined || d.subject === subject,
+			);
+			const finished = list.filter((d) => d.status !== 'pending');
+			if (finished.length >= count && finished.length === list.length) return list;
+			if (Date.now() > deadline)
+				throw new Error(
+					`expected ${count} finished deliveries${subject ? ` for ${subject}` : ''}, have ` +
+						JSON.stringify(list.map((d) => [d.event, d.status])),
+				);
+			await this.advanceClock();
+			await new Promise((resolve) => setTimeout(resolve, 25));
+		}
 	}
 
 	async advanceJourney(clientId: string, to?: string) {

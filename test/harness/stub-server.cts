@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
+import { closeLoopbackServer, listenOnLoopback } from './loopback.cjs';
+import { PATIENCE_MS } from './patience.cjs';
 
 export interface StubRequest {
 	method: string;
@@ -9,6 +11,8 @@ export interface StubRequest {
 	headers: IncomingHttpHeaders;
 	body: unknown;
 	at: number;
+	/** How many requests had reached the stub when this one was answered (unset until then). */
+	answeredAfter?: number;
 }
 
 export interface StubResponse {
@@ -19,6 +23,11 @@ export interface StubResponse {
 	/** Destroy the socket instead of answering. */
 	drop?: boolean;
 	delayMs?: number;
+	/**
+	 * Answer only once this many requests have reached the stub in all (or after PATIENCE_MS): a request proven to
+	 * be in flight while others are sent, without a timer that a busy machine could outrun.
+	 */
+	holdUntil?: number;
 }
 
 export interface StubServer {
@@ -42,6 +51,14 @@ export async function startStubServer(): Promise<StubServer> {
 	const requests: StubRequest[] = [];
 	const scripts = new Map<string, StubResponse[]>();
 	const answerers = new Map<string, (request: StubRequest) => StubResponse>();
+	/** Answers held by `holdUntil`, released as requests arrive. */
+	const held: Array<{ until: number; release: () => void }> = [];
+	const releaseHeld = () => {
+		for (const hold of held.filter((h) => requests.length >= h.until)) {
+			held.splice(held.indexOf(hold), 1);
+			hold.release();
+		}
+	};
 	const server: Server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
@@ -69,6 +86,7 @@ export async function startStubServer(): Promise<StubServer> {
 			];
 			const answer = queue.length > 1 ? queue.shift()! : queue[0];
 			const send = () => {
+				request.answeredAfter = requests.length;
 				if (answer.drop) {
 					req.socket.destroy();
 					return;
@@ -86,20 +104,30 @@ export async function startStubServer(): Promise<StubServer> {
 							: JSON.stringify(answer.body),
 				);
 			};
-			if (answer.delayMs) setTimeout(send, answer.delayMs);
-			else send();
+			const later = answer.delayMs ? () => setTimeout(send, answer.delayMs) : send;
+			if (answer.holdUntil !== undefined && requests.length < answer.holdUntil) {
+				const patience = setTimeout(() => {
+					held.splice(held.indexOf(hold), 1);
+					later();
+				}, PATIENCE_MS);
+				const hold = {
+					until: answer.holdUntil,
+					release: () => {
+						clearTimeout(patience);
+						later();
+					},
+				};
+				held.push(hold);
+			} else later();
+			releaseHeld();
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-	const { port } = server.address() as AddressInfo;
+	const { url } = await listenOnLoopback(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url,
 		requests,
 		respond: (path, ...responses) => scripts.set(path, [...responses]),
 		answer: (path, by) => answerers.set(path, by),
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
+		close: async () => await closeLoopbackServer(server),
 	};
 }

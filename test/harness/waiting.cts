@@ -1,6 +1,5 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 
 import express from 'express';
 import { ExecutionLifecycleHooks, WebhookContext } from 'n8n-core';
@@ -12,6 +11,8 @@ import type {
 } from 'n8n-workflow';
 
 import type { Engine, RunResult, WorkflowJson } from './engine.cjs';
+import { closeLoopbackServer, listenOnLoopback } from './loopback.cjs';
+import { PATIENCE_MS } from './patience.cjs';
 
 export type WaitingStatus = 'waiting' | 'running' | 'success' | 'error';
 
@@ -72,10 +73,8 @@ export class WaitingExecutions {
 				if (!res.headersSent) res.status(500).json({ message: error.message });
 			});
 		});
-		const server: Server = await new Promise((resolve) => {
-			const s = app.listen(0, '127.0.0.1', () => resolve(s));
-		});
-		const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		const server = createServer(app);
+		const { url: baseUrl } = await listenOnLoopback(server);
 		holder.self = new WaitingExecutions(engine, server, baseUrl);
 		return holder.self;
 	}
@@ -133,7 +132,7 @@ export class WaitingExecutions {
 	}
 
 	/** Resolves with the last leg once the execution no longer runs or waits (or rejects after `ms`). */
-	async finished(executionId: string, ms = 20_000): Promise<RunResult> {
+	async finished(executionId: string, ms = PATIENCE_MS): Promise<RunResult> {
 		const deadline = Date.now() + ms;
 		for (;;) {
 			const execution = this.get(executionId);
@@ -155,8 +154,7 @@ export class WaitingExecutions {
 
 	async close(): Promise<void> {
 		await Promise.all([...this.executions.values()].map(async (e) => await e.running));
-		this.server.closeAllConnections();
-		await new Promise<void>((resolve) => this.server.close(() => resolve()));
+		await closeLoopbackServer(this.server);
 	}
 
 	private get(executionId: string): Execution {

@@ -54,9 +54,10 @@ afterAll(async () => await stub.close());
 beforeEach(() => stub.requests.splice(0));
 
 test('with 3 items in parallel, slow early answers still come out in input order, each paired to its input', async () => {
-	// answers in arrival order: the first (the execution's probe, sent alone) is fast, the next two
-	// slow, the rest fast
-	stub.respond(PATH, ok('X'), { ...ok('X'), delayMs: 400 }, { ...ok('X'), delayMs: 300 }, ok('X'));
+	// answers in arrival order: the first (the execution's probe, sent alone) at once; the second only once
+	// a fourth request has arrived (so it is still unanswered while the node sends more), the third late,
+	// the rest at once
+	stub.respond(PATH, ok('X'), { ...ok('X'), holdUntil: 4 }, { ...ok('X'), delayMs: 300 }, ok('X'));
 	const result = await engine.run(
 		lookupEach(
 			cins.map((cin) => ({ cin })),
@@ -71,9 +72,9 @@ test('with 3 items in parallel, slow early answers still come out in input order
 		[...cins].sort(),
 	);
 	expect(items.map((i) => i.pairedItem)).toEqual(cins.map((_, index) => ({ item: index })));
-	// parallel once the probe was answered: the fourth request left before the second answer came
-	// back
-	expect(stub.requests[3].at - stub.requests[1].at).toBeLessThan(300);
+	// parallel once the probe was answered: the second request was answered only after the fourth arrived
+	// (a node sending one at a time would leave it held until the stub gives up, then answer it after 2)
+	expect(stub.requests[1].answeredAfter).toBeGreaterThanOrEqual(4);
 });
 
 test('concurrency 1 sends one request at a time', async () => {

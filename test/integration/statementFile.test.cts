@@ -1,5 +1,5 @@
 /**
- * Issue #13: Get Statement Result → Options → Transactions As = CSV File / JSON Lines File, through n8n-core's real
+ * Get Statement Result → Options → Transactions As = CSV File / JSON Lines File, through n8n-core's real
  * engine. The file holds exactly the transactions the item mode gives (checked against "One Item per Transaction"
  * on the sandbox, in both response shapes), CSV cells are quoted per RFC 4180 (checked on a scripted statement
  * whose descriptions hold commas, quotes and line breaks), and the item keeps the statement without transactions.

@@ -1,11 +1,20 @@
 /**
- * Issue #2: the transport through n8n-core's real engine against a scripted loopback server.
- * Credential headers, the five error envelope variants, retries, and secrets never leaking.
+ * The transport (nodes/FinVerify/transport/) through n8n-core's real engine against scripted loopback servers:
+ * the credential's headers reach the service and nothing else; the five error envelope variants, an error inside
+ * HTTP 200, an unreadable body and an empty success are errors naming the problem; 429 and 5xx are retried (with
+ * Retry-After, capped), 4xx never, and a billed pull is never sent twice; secrets never appear in an error;
+ * redirects never take the credential to another host; downloads are retried like reads; an attempt has a hard
+ * deadline; every item is checked before the first request; the credential is read once per execution. The
+ * policies alone (retry waits, error mapping, redaction) are test/unit/transport.test.cts.
  */
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, nodeWorkflow, startStubServer } from '../harness/index.cjs';
+import { Engine, nodeWorkflow, PATIENCE_MS, startStubServer } from '../harness/index.cjs';
 import type { StubServer } from '../harness/index.cjs';
+import { closeLoopbackServer, listenOnLoopback } from '../harness/loopback.cjs';
 
 const CIN = 'L17110MH1973PLC019786';
 const PATH = '/api/v1/services/corporate/cin-lookup';
@@ -29,6 +38,8 @@ const companyBody = {
 
 let engine: Engine;
 let stub: StubServer;
+/** Another host: where a redirect or a report link may point. */
+let other: StubServer;
 
 const cinLookup = (extra: Record<string, unknown> = {}) =>
 	nodeWorkflow({
@@ -52,14 +63,36 @@ const errorOf = (result: Awaited<ReturnType<Engine['run']>>) => {
 	};
 };
 
+/** A company answer with a report link. */
+const company = (pdfUrl?: string) => ({
+	success: true,
+	data: {
+		cin: CIN,
+		pdf_url: pdfUrl,
+		result: { company: { legal_name: 'ACME LIMITED', cin: CIN } },
+	},
+});
+
+const leaked = (server: StubServer) =>
+	server.requests.filter((r) =>
+		Object.values(r.headers).some((v) =>
+			[SECRETS.apiKey, SECRETS.apiSecret, SECRETS.refreshToken].some((s) => String(v).includes(s)),
+		),
+	);
+
 beforeAll(async () => {
 	engine = await Engine.create();
 	stub = await startStubServer();
+	other = await startStubServer();
 	engine.setCredentials({ finVerifyApi: { environment: 'custom', baseUrl: stub.url, ...SECRETS } });
 });
-afterAll(async () => await stub.close());
+afterAll(async () => {
+	await stub.close();
+	await other.close();
+});
 beforeEach(() => {
 	stub.requests.splice(0);
+	other.requests.splice(0);
 	// the key works: the credential check finds no such journey
 	stub.respond(CHECK, journeyNotFound);
 });
@@ -331,7 +364,7 @@ test('a credential without a valid base URL fails before any request', async () 
 	}
 });
 
-describe('request path cost (issue #13)', () => {
+describe('request path cost', () => {
 	const manyItems = (n: number) =>
 		nodeWorkflow({
 			// distinct CINs: the same company in several items is looked up once (see kybChain.test.cts)
@@ -413,5 +446,250 @@ describe('request path cost (issue #13)', () => {
 				finVerifyApi: { environment: 'custom', baseUrl: stub.url, ...SECRETS },
 			});
 		}
+	});
+});
+
+describe('redirects: the credential never goes to another host', () => {
+	test.each([301, 302, 303, 307, 308])(
+		'a %i from the service to another host is not followed; the other host sees nothing',
+		async (status) => {
+			stub.respond(PATH, {
+				status,
+				headers: { location: `${other.url}/steal` },
+				body: '',
+			});
+			other.respond('/steal', { body: company() });
+			const result = await engine.run(cinLookup());
+			expect(String(result.error?.message)).toMatch(/redirected to another host/);
+			expect(other.requests).toHaveLength(0);
+			expect(stub.requests).toHaveLength(1);
+		},
+	);
+
+	test('a same-host redirect is followed with the credential', async () => {
+		stub.respond(PATH, {
+			status: 307,
+			headers: { location: '/api/v1/services/corporate/cin-lookup-v2' },
+		});
+		stub.respond('/api/v1/services/corporate/cin-lookup-v2', { body: company() });
+		const result = await engine.run(cinLookup());
+		expect(result.error).toBeUndefined();
+		expect(stub.requests.map((r) => r.path)).toEqual([
+			PATH,
+			'/api/v1/services/corporate/cin-lookup-v2',
+		]);
+		expect(stub.requests[1].headers['x-api-key']).toBe(SECRETS.apiKey);
+		expect(stub.requests[1].body).toEqual({ cin: CIN });
+	});
+
+	test('a report link on the service host redirecting elsewhere: the file arrives, the other host gets no credential', async () => {
+		stub.respond(PATH, { body: company(`${stub.url}/files/report.pdf`) });
+		stub.respond('/files/report.pdf', {
+			status: 302,
+			headers: { location: `${other.url}/bucket/report.pdf` },
+		});
+		other.respond('/bucket/report.pdf', {
+			body: '%PDF-1.4 test',
+			headers: { 'content-type': 'application/pdf' },
+		});
+		const result = await engine.run(cinLookup({ downloadReportPdf: true }));
+		expect(result.error).toBeUndefined();
+		expect(result.output('FinVerify')[0].binary?.data.mimeType).toBe('application/pdf');
+		expect(stub.requests[1].headers['x-api-key']).toBe(SECRETS.apiKey);
+		expect(other.requests).toHaveLength(1);
+		expect(leaked(other)).toHaveLength(0);
+	});
+
+	test('version 2 names the switch download, as every download (version 1: downloadReportPdf); the file lands in companyReport', async () => {
+		stub.respond(PATH, { body: company(`${stub.url}/files/v2.pdf`) });
+		stub.respond('/files/v2.pdf', {
+			body: '%PDF-1.4 v2',
+			headers: { 'content-type': 'application/pdf' },
+		});
+		const workflow = cinLookup({ download: true });
+		workflow.nodes[1].typeVersion = 2;
+		const result = await engine.run(workflow);
+		expect(result.error).toBeUndefined();
+		const binary = result.output('FinVerify')[0].binary;
+		expect(Object.keys(binary ?? {})).toEqual(['companyReport']);
+		expect(binary?.companyReport.mimeType).toBe('application/pdf');
+		expect(stub.requests.filter((r) => r.path === '/files/v2.pdf')).toHaveLength(1);
+	});
+
+	test('a pre-signed link on another host redirecting back to the service host gets the credential only there', async () => {
+		stub.respond(PATH, { body: company(`${other.url}/signed.pdf`) });
+		other.respond('/signed.pdf', {
+			status: 307,
+			headers: { location: `${stub.url}/files/final.pdf` },
+		});
+		stub.respond('/files/final.pdf', {
+			body: '%PDF-1.4 x',
+			headers: { 'content-type': 'application/pdf' },
+		});
+		const result = await engine.run(cinLookup({ downloadReportPdf: true }));
+		expect(result.error).toBeUndefined();
+		expect(leaked(other)).toHaveLength(0);
+	});
+});
+
+describe('downloads are retried like reads', () => {
+	test.each([
+		['429', { status: 429, headers: { 'retry-after': '0' }, body: { success: false } }],
+		['500', { status: 500, body: { success: false } }],
+		['503', { status: 503, body: { success: false } }],
+		['a reset connection', { drop: true }],
+	])('one %s on the file, then the file: the item succeeds', async (_name, fault) => {
+		stub.respond(PATH, { body: company(`${stub.url}/files/r.pdf`) });
+		stub.respond('/files/r.pdf', fault as never, {
+			body: '%PDF-1.4 ok',
+			headers: { 'content-type': 'application/pdf' },
+		});
+		const result = await engine.run(cinLookup({ downloadReportPdf: true }));
+		expect(result.error).toBeUndefined();
+		expect(stub.requests.filter((r) => r.path === '/files/r.pdf')).toHaveLength(2);
+		expect(result.output('FinVerify')[0].binary?.data).toBeDefined();
+	});
+
+	test('an error envelope served as the file is an error, not a saved report', async () => {
+		stub.respond(PATH, { body: company(`${stub.url}/files/e.pdf`) });
+		stub.respond('/files/e.pdf', {
+			body: { success: false, message: 'Link expired', error_code: 'LINK_EXPIRED' },
+		});
+		const result = await engine.run(cinLookup({ downloadReportPdf: true }));
+		expect(String(result.error?.message)).toMatch(/Link expired/);
+	});
+});
+
+describe('a hard deadline per attempt', () => {
+	let trickle: Server;
+	let trickleUrl: string;
+	/** Answers the client closed while the server was still sending them. */
+	let cutByClient = 0;
+	beforeAll(async () => {
+		// answers headers at once, then one byte every 300 ms, never ending: an idle timeout never fires, and
+		// only the client's deadline ends the attempt (without it the run would not end at all)
+		trickle = createServer((_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			const timer = setInterval(() => res.write(' '), 300);
+			res.on('close', () => {
+				clearInterval(timer);
+				if (!res.writableEnded) cutByClient++;
+			});
+		});
+		trickleUrl = (await listenOnLoopback(trickle)).url;
+	});
+	afterAll(async () => await closeLoopbackServer(trickle));
+
+	test('a server trickling bytes forever cannot hold a 2 s attempt: the node cuts it at its deadline', async () => {
+		engine.setCredentials({
+			finVerifyApi: { environment: 'custom', baseUrl: trickleUrl, ...SECRETS },
+		});
+		try {
+			const result = await engine.run(
+				cinLookup({ requestOptions: { maxRetries: 0, timeout: 2000 } }),
+			);
+			expect(String(result.error?.message)).toMatch(/did not answer within 2000 ms/);
+			// the connection is closed, not left trickling: the server sees it (as soon as its loop looks)
+			const deadline = Date.now() + PATIENCE_MS;
+			while (cutByClient === 0 && Date.now() < deadline)
+				await new Promise((resolve) => setTimeout(resolve, 20));
+			expect(cutByClient).toBe(1);
+		} finally {
+			engine.setCredentials({
+				finVerifyApi: { environment: 'custom', baseUrl: stub.url, ...SECRETS },
+			});
+		}
+	});
+});
+
+describe('every item checked before the first request', () => {
+	const JOURNEY = '/api/v1/services/aa-bsa-journey/init';
+	const journey = (items: IDataObject[], onError?: 'continueErrorOutput') =>
+		nodeWorkflow({
+			items,
+			onError,
+			parameters: {
+				resource: 'bankStatementJourney',
+				operation: 'start',
+				mobileNumber: '={{ $json.mobile }}',
+				consentType: 'loanUnderwriting',
+				requestOptions: { maxRetries: 0, concurrency: 3 },
+			},
+		});
+
+	test('5 items, item 3 invalid, parallelism 3: nothing is created', async () => {
+		stub.respond(JOURNEY, {
+			body: { success: true, data: { client_id: 'aa_1', status: 'initiated' } },
+		});
+		const items = ['9876543210', '9876543211', '9876543212', 'not-a-number', '9876543214'].map(
+			(mobile) => ({ mobile }),
+		);
+		const result = await engine.run(journey(items));
+		expect(String(result.error?.message)).toMatch(/Mobile/i);
+		expect(stub.requests.filter((r) => r.path === JOURNEY)).toHaveLength(0);
+	});
+
+	test('with the error output on, the valid items still run and the invalid one is an error item', async () => {
+		stub.respond(JOURNEY, {
+			body: { success: true, data: { client_id: 'aa_1', status: 'initiated' } },
+		});
+		const items = ['9876543210', 'x', '9876543212'].map((mobile) => ({ mobile }));
+		const result = await engine.run(journey(items, 'continueErrorOutput'));
+		expect(result.error).toBeUndefined();
+		expect(stub.requests.filter((r) => r.path === JOURNEY)).toHaveLength(2);
+		expect(result.json('FinVerify', 0)).toHaveLength(2);
+		expect(result.json('FinVerify', 1)).toHaveLength(1);
+	});
+});
+
+describe('billed pulls are never sent twice; an empty success is an error', () => {
+	const COMMERCIAL = '/api/v1/services/credit-report-commercial/fetch';
+	const commercial = () =>
+		nodeWorkflow({
+			parameters: {
+				resource: 'creditReport',
+				operation: 'getCommercialReport',
+				businessName: 'Acme Traders',
+				pan: 'AAACA1234B',
+				consent: true,
+				output: 'json',
+				requestOptions: { maxRetries: 3 },
+			},
+		});
+
+	test.each([
+		['500', { status: 500, body: { success: false, message: 'boom' } }],
+		['a reset connection', { drop: true }],
+	])('the commercial report is not re-sent after %s', async (_name, fault) => {
+		stub.respond(COMMERCIAL, fault as never, { body: { success: true, data: {} } });
+		const result = await engine.run(commercial());
+		expect(result.error).toBeDefined();
+		expect(stub.requests.filter((r) => r.path === COMMERCIAL)).toHaveLength(1);
+	});
+
+	test('the commercial report is re-sent after a 503 (the service did not act)', async () => {
+		stub.respond(
+			COMMERCIAL,
+			{ status: 503, headers: { 'retry-after': '0' }, body: { success: false } },
+			{ status: 400, body: { success: false, message: 'stop' } },
+		);
+		await engine.run(commercial());
+		expect(stub.requests.filter((r) => r.path === COMMERCIAL)).toHaveLength(2);
+	});
+
+	test('Start Journey answered {"success":true,"data":{}} is an error naming client_id', async () => {
+		stub.respond('/api/v1/services/aa-bsa-journey/init', { body: { success: true, data: {} } });
+		const result = await engine.run(
+			nodeWorkflow({
+				parameters: {
+					resource: 'bankStatementJourney',
+					operation: 'start',
+					mobileNumber: '9876543210',
+					consentType: 'loanUnderwriting',
+					requestOptions: { maxRetries: 0 },
+				},
+			}),
+		);
+		expect(String(result.error?.message)).toMatch(/without data\.client_id/);
 	});
 });

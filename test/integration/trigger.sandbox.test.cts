@@ -7,12 +7,12 @@
 import {
 	Engine,
 	loadWorkflow,
+	PATIENCE_MS,
 	sandboxCredentials,
 	startTestSandbox,
 	withParameters,
 } from '../harness/index.cjs';
-import type { RunResult, WebhookServer, WorkflowJson } from '../harness/index.cjs';
-import { settle } from './trigger/deliver.cjs';
+import type { RunResult, WebhookDelivery, WebhookServer, WorkflowJson } from '../harness/index.cjs';
 
 const NODE = 'FinVerify Trigger';
 const API = '/api/v1/services';
@@ -25,15 +25,6 @@ const fixture = (name: string) =>
 	loadWorkflow(`integration/workflows/trigger/${name}.workflow.json`);
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-interface Delivery {
-	id: string;
-	event: string;
-	url: string;
-	subject: string;
-	status: 'pending' | 'delivered' | 'failed';
-	attempts: Array<{ status: number | null }>;
-	payload: Record<string, unknown>;
-}
 
 let engine: Engine;
 let sandbox: Sandbox;
@@ -94,25 +85,6 @@ const createSession = async (callbackUrl: string, flow: 'itr' | 'gst' = 'gst') =
 		},
 	});
 
-/**
- * Waits until the sandbox has finished `count` deliveries (delivered or given up), letting the sandbox's manual
- * clock move one journey step at a time meanwhile.
- */
-async function deliveries(count: number, timeoutMs = 15_000): Promise<Delivery[]> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const list = (await sandbox.control.webhooks()) as unknown as Delivery[];
-		const done = list.filter((d) => d.status !== 'pending');
-		if (done.length >= count) return list;
-		if (Date.now() > deadline)
-			throw new Error(
-				`expected ${count} finished deliveries, have ${JSON.stringify(list.map((d) => [d.event, d.status]))}`,
-			);
-		await sandbox.control.advanceClock();
-		await new Promise((resolve) => setTimeout(resolve, 40));
-	}
-}
-
 const triggerItem = (run: RunResult) => {
 	expect(run.error).toBeUndefined();
 	const items = run.json(NODE);
@@ -124,8 +96,7 @@ describe.each(['sample', 'reference'] as const)('journey deliveries (%s shape)',
 	test('auto-consent journey: each signed status change starts exactly one execution, in order', async () => {
 		const { url, hooks } = await serve(fixture('trigger.hmac'));
 		const journey = await startJourney(url, {}, shape);
-		const list = await deliveries(3);
-		await settle();
+		const list = await sandbox.control.settledDeliveries(3);
 		// the sandbox got 200 on the first attempt of every delivery
 		expect(list).toHaveLength(3);
 		for (const delivery of list) {
@@ -163,10 +134,9 @@ describe('journey with Only Final Statuses + Fetch Results When Complete', () =>
 	test('one execution at analysis_complete, carrying the statement result and the analysis', async () => {
 		const { url, hooks } = await serve(fixture('trigger.finalOnly.fetchResults'));
 		const journey = await startJourney(url);
-		const list = await deliveries(3);
+		const list = await sandbox.control.settledDeliveries(3);
 		expect(list.every((d) => d.status === 'delivered' && d.attempts[0].status === 200)).toBe(true);
 		const [run] = await hooks.waitForExecutions(1);
-		await settle();
 		expect(hooks.startedCount()).toBe(1);
 		const item = triggerItem(run);
 		expect(item).toMatchObject({
@@ -192,10 +162,9 @@ describe('journey with Only Final Statuses + Fetch Results When Complete', () =>
 	test('a journey that fails: one execution (failed), nothing downloaded', async () => {
 		const { url, hooks } = await serve(fixture('trigger.finalOnly.fetchResults'));
 		await startJourney(url, { mobile_number: '9000000500' });
-		const list = await deliveries(2);
+		const list = await sandbox.control.settledDeliveries(2);
 		expect(list.map((d) => d.payload.status)).toEqual(['consent_granted', 'failed']);
 		const [run] = await hooks.waitForExecutions(1);
-		await settle();
 		expect(hooks.startedCount()).toBe(1);
 		expect(triggerItem(run)).toMatchObject({
 			status: 'failed',
@@ -234,9 +203,8 @@ describe('Personal Data in Output (version 1.2)', () => {
 	async function fetchedItem(wf: WorkflowJson) {
 		const { url, hooks } = await serve(wf);
 		await startJourney(url);
-		await deliveries(3);
+		await sandbox.control.settledDeliveries(3);
 		const [run] = await hooks.waitForExecutions(1);
-		await settle();
 		return triggerItem(run);
 	}
 
@@ -274,7 +242,7 @@ describe('consent page and control API', () => {
 		expect(
 			(await fetch(`${journey.journey_url}/deny`, { method: 'POST', redirect: 'manual' })).status,
 		).toBeLessThan(400);
-		await deliveries(2);
+		await sandbox.control.settledDeliveries(2);
 		const runs = await hooks.waitForExecutions(2);
 		expect(runs.map(triggerItem).map((i) => i.status)).toEqual([
 			'consent_pending',
@@ -286,7 +254,7 @@ describe('consent page and control API', () => {
 		const { url, hooks } = await serve(fixture('trigger.hmac'));
 		const journey = await startJourney(url, { auto_consent: false });
 		await sandbox.control.advanceJourney(journey.client_id, 'expired');
-		await deliveries(1);
+		await sandbox.control.settledDeliveries(1);
 		const [run] = await hooks.waitForExecutions(1);
 		expect(triggerItem(run)).toMatchObject({
 			id: journey.client_id,
@@ -313,13 +281,12 @@ describe('session deliveries', () => {
 			redirect: 'manual',
 		});
 		expect(submit.status).toBe(303);
-		const [delivery] = await deliveries(1);
+		const [delivery] = await sandbox.control.settledDeliveries(1);
 		expect(delivery).toMatchObject({
 			status: 'delivered',
 			event: 'collection_session.status_changed',
 		});
 		const [run] = await hooks.waitForExecutions(1);
-		await settle();
 		expect(hooks.startedCount()).toBe(1);
 		expect(triggerItem(run)).toMatchObject({
 			type: 'session',
@@ -337,7 +304,7 @@ describe('session deliveries', () => {
 		const { url, hooks } = await serve(fixture('trigger.hmac'));
 		const session = await createSession(url, 'itr');
 		await sandbox.control.setSessionStatus(session.session_id, 'abandoned');
-		await deliveries(1);
+		await sandbox.control.settledDeliveries(1);
 		const [run] = await hooks.waitForExecutions(1);
 		expect(triggerItem(run)).toMatchObject({ type: 'session', status: 'abandoned', flow: 'itr' });
 	});
@@ -351,7 +318,7 @@ describe('filters with real deliveries', () => {
 		await sandbox.control.setSessionStatus(abandoned.session_id, 'abandoned');
 		const completed = await createSession(url);
 		await sandbox.control.setSessionStatus(completed.session_id, 'completed');
-		const list = await deliveries(5);
+		const list = await sandbox.control.settledDeliveries(5);
 		// all acknowledged on the first attempt, so the sandbox does not retry them
 		expect(list.map((d) => [d.event, d.status, d.attempts.length])).toEqual(
 			expect.arrayContaining([['collection_session.status_changed', 'delivered', 1]]),
@@ -361,7 +328,6 @@ describe('filters with real deliveries', () => {
 				(d) => d.status === 'delivered' && d.attempts.length === 1 && d.attempts[0].status === 200,
 			),
 		).toBe(true);
-		await settle(300);
 		expect(hooks.startedCount()).toBe(1);
 		const [run] = await hooks.executions();
 		expect(triggerItem(run)).toMatchObject({ id: completed.session_id, status: 'completed' });
@@ -377,15 +343,14 @@ describe('refused deliveries', () => {
 		const journey = await startJourney(url, { auto_consent: false });
 		await sandbox.control.advanceJourney(journey.client_id, 'consent_denied');
 		// wait for the first attempt only; the sandbox then backs off and retries
-		const deadline = Date.now() + 10_000;
+		const deadline = Date.now() + PATIENCE_MS;
 		let attempts: Array<{ status: number | null }> = [];
 		while (attempts.length === 0 && Date.now() < deadline) {
-			const [delivery] = (await sandbox.control.webhooks()) as unknown as Delivery[];
+			const [delivery] = (await sandbox.control.webhooks()) as unknown as WebhookDelivery[];
 			attempts = delivery?.attempts ?? [];
 			if (attempts.length === 0) await new Promise((resolve) => setTimeout(resolve, 40));
 		}
 		expect(attempts[0].status).toBe(401);
-		await settle();
 		expect(hooks.startedCount()).toBe(0);
 		await sandbox.control.reset(); // stop the retries
 	});
@@ -396,23 +361,22 @@ describe('refused deliveries', () => {
 		});
 		const { url, hooks } = await serve(tokenWorkflow);
 		await startJourney(`${url}?token=tok_8f2e6c1d9a7b4e3f`);
-		const list = await deliveries(3);
+		const list = await sandbox.control.settledDeliveries(3);
 		expect(list.every((d) => d.attempts[0].status === 200)).toBe(true);
 		const [run] = await hooks.waitForExecutions(1);
 		expect(triggerItem(run)).toMatchObject({ status: 'analysis_complete' });
 
 		const other = await startJourney(url, { auto_consent: false }); // token forgotten
 		await sandbox.control.advanceJourney(other.client_id, 'expired');
-		const deadline = Date.now() + 10_000;
-		let delivery: Delivery | undefined;
+		const deadline = Date.now() + PATIENCE_MS;
+		let delivery: WebhookDelivery | undefined;
 		while (!delivery?.attempts.length && Date.now() < deadline) {
-			delivery = ((await sandbox.control.webhooks()) as unknown as Delivery[]).find(
+			delivery = ((await sandbox.control.webhooks()) as unknown as WebhookDelivery[]).find(
 				(d) => d.subject === other.client_id,
 			);
 			await new Promise((resolve) => setTimeout(resolve, 40));
 		}
 		expect(delivery?.attempts[0].status).toBe(401);
-		await settle();
 		expect(hooks.startedCount()).toBe(1);
 		await sandbox.control.reset();
 	});

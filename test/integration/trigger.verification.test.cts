@@ -13,7 +13,7 @@ import {
 import type { StubServer, WebhookServer, WorkflowJson } from '../harness/index.cjs';
 import { ExecutionLifecycleHooks, HookContext } from 'n8n-core';
 import type { IWebhookData, IWorkflowBase } from 'n8n-workflow';
-import { deliver, journeyEvent, sessionEvent, settle, sign } from './trigger/deliver.cjs';
+import { deliver, journeyEvent, sessionEvent, sign } from './trigger/deliver.cjs';
 
 const NODE = 'FinVerify Trigger';
 const hmacWorkflow = loadWorkflow('integration/workflows/trigger/trigger.hmac.workflow.json');
@@ -89,7 +89,6 @@ describe('HMAC Signature (default)', () => {
 		});
 		expect(answer).toMatchObject({ status: 200, body: { received: true } });
 		const [items] = await hooks.waitForExecutions(1);
-		await settle();
 		expect(hooks.startedCount()).toBe(1);
 		expect(items.json(NODE)).toEqual([
 			{
@@ -144,7 +143,6 @@ describe('HMAC Signature (default)', () => {
 		const answer = await deliver(url, journeyEvent('consent_granted'), options);
 		expect(answer.status).toBe(401);
 		expect(answer.body).toMatchObject({ error: 'unauthorized', reason });
-		await settle();
 		expect(hooks.startedCount()).toBe(0);
 	});
 
@@ -159,7 +157,6 @@ describe('HMAC Signature (default)', () => {
 			signature: sign(signed, timestamp),
 		});
 		expect(answer).toMatchObject({ status: 401, body: { reason: 'signature_mismatch' } });
-		await settle();
 		expect(hooks.startedCount()).toBe(0);
 	});
 
@@ -178,7 +175,6 @@ describe('HMAC Signature (default)', () => {
 			status: 400,
 			body: { error: 'bad_request', reason: 'malformed_json' },
 		});
-		await settle();
 		expect(hooks.startedCount()).toBe(0);
 	});
 
@@ -192,7 +188,6 @@ describe('HMAC Signature (default)', () => {
 			const answer = await deliver(url, body);
 			expect(answer).toMatchObject({ status: 400, body: { error: 'bad_request' } });
 		}
-		await settle();
 		expect(hooks.startedCount()).toBe(0);
 	});
 
@@ -208,7 +203,6 @@ describe('HMAC Signature (default)', () => {
 		});
 		// the unsigned header does not make a new delivery: a replay with another id is still a duplicate
 		expect((await deliver(url, body, { id: 'wh_dup_2' })).body).toMatchObject({ duplicate: true });
-		await settle();
 		expect(hooks.startedCount()).toBe(1);
 		// a new event id is a new delivery
 		const next = journeyEvent('consent_granted', { id: 'evt_dup_2' });
@@ -234,7 +228,6 @@ describe('HMAC Signature (default)', () => {
 		// once the new secret was read, the old one is refused
 		expect((await deliver(url, journeyEvent('consent_granted'))).status).toBe(401);
 		await hooks.waitForExecutions(2);
-		await settle();
 		expect(hooks.startedCount()).toBe(2);
 	});
 
@@ -311,7 +304,6 @@ describe('webhook lifecycle (no registration API: local state only)', () => {
 		const { url, hooks } = await serve();
 		const nodeData = hooks.staticData[`node:${NODE}`] as Record<string, unknown>;
 		expect(nodeData.webhookUrl).toBe(url);
-		expect(typeof nodeData.activatedAt).toBe('string');
 		await hooks.close();
 		expect(nodeData.webhookUrl).toBeUndefined();
 	});
@@ -333,7 +325,6 @@ describe('filters', () => {
 			reason: 'status_not_selected',
 		});
 		expect((await deliver(url, sessionEvent('completed'))).body).toEqual({ received: true });
-		await settle();
 		expect(hooks.startedCount()).toBe(1);
 		const [[item]] = await triggerItems(hooks);
 		expect(item).toMatchObject({ type: 'session', status: 'completed' });
@@ -352,7 +343,6 @@ describe('filters', () => {
 		for (const status of ['consent_denied', 'completed'])
 			expect((await deliver(url, journeyEvent(status))).body).toEqual({ received: true });
 		expect((await deliver(url, sessionEvent('expired'))).body).toEqual({ received: true });
-		await settle();
 		expect(hooks.startedCount()).toBe(3);
 		const statuses = (await triggerItems(hooks)).map((items) => items[0].status).sort();
 		expect(statuses).toEqual(['analysis_complete', 'consent_denied', 'expired']);
@@ -392,7 +382,6 @@ describe('Secret Token in URL', () => {
 			status: 401,
 			body: { error: 'unauthorized', reason: 'invalid_token' },
 		});
-		await settle();
 		expect(hooks.startedCount()).toBe(0);
 	});
 
@@ -419,7 +408,6 @@ describe('None', () => {
 			).status,
 		).toBe(200);
 		expect((await deliver(url, { nope: true }, { signature: false })).status).toBe(400);
-		await settle();
 		expect(hooks.startedCount()).toBe(1);
 	});
 });
@@ -508,11 +496,9 @@ describe('Fetch Results When Complete (against a scripted server)', () => {
 	test('service unreachable: the event is not lost, fetchError says why', async () => {
 		engine.setCredentials(sandboxCredentials('http://127.0.0.1:9'));
 		const { url, hooks } = await serve(fetchWorkflow);
-		const started = Date.now();
+		// n8n answers once the execution exists, after the downloads: both refused, and the event still started it
 		expect((await deliver(url, journeyEvent('completed'))).status).toBe(200);
-		// n8n answers once the execution exists, after the downloads: a refused connection fails fast
-		expect(Date.now() - started).toBeLessThan(5000);
-		const [run] = await hooks.waitForExecutions(1, 30_000);
+		const [run] = await hooks.waitForExecutions(1);
 		const [item] = run.json(NODE);
 		expect(item).toMatchObject({
 			status: 'analysis_complete',

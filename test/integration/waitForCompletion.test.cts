@@ -51,28 +51,6 @@ const sessionCreate = (parameters: IDataObject = {}, items: IDataObject[] = [{}]
 		items,
 	});
 
-interface Delivery {
-	url: string;
-	subject: string;
-	status: string;
-	attempts: Array<{ status: number | null }>;
-	payload: IDataObject;
-}
-const deliveries = async () => (await sandbox.control.webhooks()) as unknown as Delivery[];
-
-/** Waits until the sandbox has no delivery in flight for `subject` and `count` deliveries for it. */
-async function settled(subject: string, count: number, ms = 15_000): Promise<Delivery[]> {
-	const deadline = Date.now() + ms;
-	for (;;) {
-		const list = (await deliveries()).filter((d) => d.subject === subject);
-		if (list.length >= count && list.every((d) => d.status !== 'pending')) return list;
-		if (Date.now() > deadline)
-			throw new Error(`deliveries for ${subject}: ${JSON.stringify(list.map((d) => d.status))}`);
-		await sandbox.control.advanceClock(); // one journey step of the sandbox's manual clock
-		await new Promise((r) => setTimeout(r, 25));
-	}
-}
-
 const startWaiting = async (wf: WorkflowJson) => {
 	const first = await waiting.run(wf);
 	expect(first.error).toBeUndefined();
@@ -115,13 +93,13 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		expect(JSON.stringify(init)).toContain(`signature=`);
 
 		await sandbox.control.advanceJourney(clientId, 'consent_pending');
-		const [pending] = await settled(clientId, 1);
+		const [pending] = await sandbox.control.settledDeliveries(1, clientId);
 		expect(pending.url).toBe(waiting.resumeUrl(id));
 		expect(pending.attempts.map((a) => a.status)).toEqual([200]);
 		expect(waiting.status(id)).toBe('waiting');
 		// after consent the sandbox walks on by itself: data_fetched, then analysis_complete
 		await sandbox.control.advanceJourney(clientId, 'consent_granted');
-		const list = await settled(clientId, 4);
+		const list = await sandbox.control.settledDeliveries(4, clientId);
 		expect(list.map((d) => [d.payload.status, d.attempts.map((a) => a.status)])).toEqual([
 			['consent_pending', [200]],
 			['consent_granted', [200]],
@@ -305,12 +283,12 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		expect(a).not.toBe(b);
 
 		await sandbox.control.advanceJourney(b, 'analysis_complete');
-		const [bFinal] = await settled(b, 1);
+		const [bFinal] = await sandbox.control.settledDeliveries(1, b);
 		expect(bFinal.attempts.map((x) => x.status)).toEqual([200]);
 		expect(waiting.status(id)).toBe('waiting');
 
 		await sandbox.control.advanceJourney(a, 'consent_pending');
-		await settled(a, 1);
+		await sandbox.control.settledDeliveries(1, a);
 		expect(waiting.status(id)).toBe('waiting');
 		await sandbox.control.advanceJourney(a, 'expired');
 		const done = await waiting.finished(id);
@@ -372,7 +350,7 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		await sandbox.control.fault({ path: 'aa-bsa-journey/status', status: 500, times: 3 });
 		await sandbox.control.advanceJourney(a, 'analysis_complete');
 		// first delivery: the lookup of b fails (500 three times) → 503; the sandbox delivers again → 200
-		const [delivery] = await settled(a, 1);
+		const [delivery] = await sandbox.control.settledDeliveries(1, a);
 		expect(delivery.attempts.map((x) => x.status)).toEqual([503, 200]);
 		expect(waiting.status(id)).toBe('waiting');
 		await sandbox.control.advanceJourney(b, 'analysis_complete');

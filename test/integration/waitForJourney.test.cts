@@ -118,30 +118,6 @@ function checkSchema(wf: WorkflowJson, name: string, items: IDataObject[]) {
 	checkNodeOutput({ ...node, typeVersion: 1 }, items);
 }
 
-interface Delivery {
-	url: string;
-	subject: string;
-	status: string;
-	attempts: Array<{ status: number | null }>;
-	payload: IDataObject;
-}
-
-/** Waits until the sandbox has `count` deliveries for `subject`, none of them in flight. */
-async function settled(subject: string, count: number, ms = 15_000): Promise<Delivery[]> {
-	const deadline = Date.now() + ms;
-	for (;;) {
-		const list = ((await sandbox.control.webhooks()) as unknown as Delivery[]).filter(
-			(d) => d.subject === subject,
-		);
-		if (list.length >= count && list.every((d) => d.status !== 'pending')) return list;
-		if (Date.now() > deadline)
-			throw new Error(`deliveries for ${subject}: ${JSON.stringify(list.map((d) => d.status))}`);
-		// the sandbox's clock is manual (test/harness/sandbox.cts): one journey step each time we look
-		await sandbox.control.advanceClock();
-		await new Promise((r) => setTimeout(r, 25));
-	}
-}
-
 /** What the customer does on a sandbox page: reads the form and submits it. */
 async function submitForm(
 	pageUrl: string,
@@ -189,7 +165,7 @@ describe('Start Journey → (send the link) → Wait for Journey', () => {
 		// the customer opens the link (consent pending) and approves; the sandbox then walks the journey
 		// to the end
 		await submitForm(String(started.journeyUrl), /\/approve$/);
-		const list = await settled(clientId, 4);
+		const list = await sandbox.control.settledDeliveries(4, clientId);
 		expect(list.map((d) => d.payload.status)).toEqual([
 			'consent_pending',
 			'consent_granted',

@@ -311,7 +311,7 @@ describe('request log', () => {
 				method: 'POST',
 				status: 200,
 				headers: expect.objectContaining({
-					// the key too (issue 10): the log is readable without authentication
+					// the key too: the log is readable without authentication
 					'x-api-key': '[REDACTED]',
 					'x-api-secret': '[REDACTED]',
 					cookie: 'refresh_token=[REDACTED]; theme=dark',

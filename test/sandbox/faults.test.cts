@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import type { RunningSandbox } from '../../sandbox/server.cjs';
+import { PATIENCE_MS } from '../harness/patience.cjs';
 import { api, call, expectContract, start } from './helpers.cjs';
 
 let sandbox: RunningSandbox;
@@ -89,7 +90,7 @@ describe('fault injection', () => {
 
 	it('drop destroys the connection; the request is still logged', async () => {
 		await fault({ path: CIN, drop: true, times: 1 });
-		expect(await rawPost(CIN, 2000)).toEqual({ outcome: 'reset' });
+		expect(await rawPost(CIN, PATIENCE_MS)).toEqual({ outcome: 'reset' });
 		const logged = (
 			await call(sandbox, 'GET', `/__sandbox/requests?path=cin-lookup`, { auth: false })
 		).json.requests.at(-1);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeLoopbackServer, listenOnLoopback } from '../harness/loopback.cjs';
+import { PATIENCE_MS } from '../harness/patience.cjs';
 import { loadContract } from '../../sandbox/openapi.cjs';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.cjs';
 
@@ -17,6 +18,7 @@ export function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
 		webhookBackoffMs: 20,
 		// the sender's schedule compressed: 5 attempts, 20 ms doubling (the default spreads 12 over minutes)
 		webhookMaxAttempts: 5,
+		keepIdleConnections: true, // test/harness/loopback.cts says why
 		...options,
 	});
 }
@@ -132,13 +134,12 @@ export async function receiver(statuses: number[] = []) {
 			for (const w of waiting.filter((x) => received.length >= x.count)) w.resolve();
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+	const url = `${(await listenOnLoopback(server)).url}/hook`;
 	return {
 		url,
 		received,
 		/** Resolves once `count` requests arrived (rejects after `ms`). */
-		waitFor(count: number, ms = 5000): Promise<Received[]> {
+		waitFor(count: number, ms = PATIENCE_MS): Promise<Received[]> {
 			if (received.length >= count) return Promise.resolve(received);
 			return new Promise((resolve, reject) => {
 				const timer = setTimeout(
@@ -148,14 +149,14 @@ export async function receiver(statuses: number[] = []) {
 				waiting.push({ count, resolve: () => (clearTimeout(timer), resolve(received)) });
 			});
 		},
-		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+		close: async () => await closeLoopbackServer(server),
 	};
 }
 
 /** Polls `check` until it returns a truthy value. */
 export async function eventually<T>(
 	check: () => Promise<T | undefined | false>,
-	ms = 5000,
+	ms = PATIENCE_MS,
 ): Promise<T> {
 	const until = Date.now() + ms;
 	for (;;) {

@@ -196,7 +196,7 @@ describe('hosted collection sessions', () => {
 		const hooks = await receiver();
 		try {
 			const created = await create({ callback_url: hooks.url, expires_in: 1 });
-			const [hook] = await hooks.waitFor(1, 4000);
+			const [hook] = await hooks.waitFor(1);
 			expect([hook.body.session_id, hook.body.status]).toEqual([
 				created.json.data.session_id,
 				'expired',

@@ -1,5 +1,5 @@
 /**
- * Issue #23: every waiting execution resumes. In the real n8n app (SQLite, one main): FINVERIFY_WAITING_LOAD (500)
+ * Every waiting execution resumes exactly once. In the real n8n app (SQLite, one main): FINVERIFY_WAITING_LOAD (500)
  * executions wait on Start Journey (Wait for Completion: Until the Service Calls Back); then the sandbox sends
  * each journey's final callback, all of them spread over less than a minute. The sandbox retries the way a real
  * service does (exponential backoff with jitter, Retry-After honoured; here compressed: 2 s doubling up to

@@ -2,6 +2,9 @@
  * Wait for Completion, the pure rules: time limit, waiting items (the timeout outcome), callback meaning, and
  * what a start node's saved callback URL makes the service call.
  */
+import { completionKindOf } from '../../nodes/FinVerify/actions/completionKind';
+import type { Operation } from '../../nodes/FinVerify/actions/operation';
+import { registry } from '../../nodes/FinVerify/actions/router';
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
 import {
 	callbackTargetOf,
@@ -216,5 +219,31 @@ describe('who a start node makes the service call back', () => {
 		expect(startNodeCallbackTarget('session', { callbackUrl: '={{ $execution.resumeUrl }}' })).toBe(
 			'resumeUrl',
 		);
+	});
+});
+
+describe("what a waiting node waits for, from its operation's own `completion`", () => {
+	test('an operation offering callbacks, or always waiting, declares what calls back; no other does', () => {
+		const declared: Record<string, string | undefined> = {};
+		const offered: string[] = [];
+		for (const [resource, operations] of Object.entries(registry))
+			for (const [operation, op] of Object.entries(operations as Record<string, Operation>)) {
+				const key = `${resource}.${operation}`;
+				declared[key] = completionKindOf(resource, operation);
+				const waitField = op.description.find((p) => p.name === 'waitForCompletion');
+				const modes = ((waitField?.options ?? []) as Array<{ value: string }>).map((o) => o.value);
+				if (modes.includes('callback') || op.completion?.alwaysWaits) offered.push(key);
+			}
+		const waiting = Object.keys(declared).filter((key) => declared[key] !== undefined);
+		expect(waiting.sort()).toEqual(offered.sort());
+		expect(declared).toMatchObject({
+			'bankStatementJourney.start': 'journey',
+			'bankStatementJourney.wait': 'journey',
+			'collectionSession.create': 'session',
+			'collectionSession.wait': 'session',
+			'incomeTaxReturn.startAnalysis': undefined,
+		});
+		expect(completionKindOf('company', 'getByCin')).toBeUndefined();
+		expect(completionKindOf('noSuchResource', 'start')).toBeUndefined();
 	});
 });

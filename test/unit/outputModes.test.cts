@@ -1,13 +1,16 @@
 /**
  * The output choice in the editor, checked with n8n's own parameter resolution (NodeHelpers): version 1
  * keeps Simplify, version 2 has Output (Simplified by default); options that shape the output hide for
- * the raw answer in both versions; every operation that returns records offers the choice.
+ * the raw answer in both versions; every operation that returns records offers the choice; Simplified
+ * keeps at most 10 fields of any answer.
  */
-import type { INode, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
 import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
+import { example } from '../contract/openapiExamples.cjs';
+import { RESPONSES } from '../contract/responses.cjs';
 
 const description = new FinVerify().description;
 
@@ -56,10 +59,23 @@ test.each([
 	expect('includeFullReports' in options).toBe(shown);
 });
 
-test('Simplified keeps at most 10 fields and drops the response shape', () => {
-	const json = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, i]));
-	expect(simplifyOutput('company.getByCin', { shape: 'sample', ...json })).not.toHaveProperty(
-		'shape',
-	);
-	expect(Object.keys(simplifyOutput('company.getByCin', { cin: 'X', ...json }))).toHaveLength(10);
-});
+/**
+ * n8n's guideline for Simplify: at most 10 fields. Measured on every operation's answer in every documented
+ * shape with every property filled (the OpenAPI examples through the normalizer), the largest Normalized record
+ * each can give; what an option adds on request (a file, a full report) is not counted, and none is asked here.
+ */
+describe.each(RESPONSES.flatMap((c) => c.schemas.map((schema) => ({ ...c, schema }))))(
+	'$operation from $schema',
+	({ operation, schema, normalize }) => {
+		test('Simplified keeps at most 10 fields and drops the response shape', () => {
+			const out = normalize(example({ $ref: `#/components/schemas/${schema}` }));
+			for (const json of (Array.isArray(out) ? out : [out]) as IDataObject[]) {
+				const simplified = simplifyOutput(operation, json);
+				expect(simplified).not.toHaveProperty('shape');
+				const fields = Object.keys(simplified).filter((key) => key !== 'reportHtml');
+				expect(fields.length).toBeGreaterThan(0);
+				expect(fields.length).toBeLessThanOrEqual(10);
+			}
+		});
+	},
+);

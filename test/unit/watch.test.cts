@@ -1,10 +1,9 @@
 /**
  * The watch loop of `npm run dev` (scripts/lib/watch.js): a change under nodes/ gives one rebuild and one reload
  * (start.js: reinstall the package, restart n8n); the first compile, a compile with errors and a burst of changes
- * do not reload more than they should. First the decisions on tsc's own status lines, then a real `tsc --watch`
- * over a small project in a temporary folder, with a reload that counts.
+ * do not reload more than they should, decided on tsc's own status lines; and n8n's process replaced by the
+ * supervisor. The same loop over a real `tsc --watch` is test/scan/tscWatch.test.cts (seconds of tsc).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -18,18 +17,12 @@ interface Watcher {
 	compiles: number;
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS script without types
-const { BuildWatcher, watchBuild } = require(path.join(REPO, 'scripts', 'lib', 'watch.js')) as {
+const { BuildWatcher } = require(path.join(REPO, 'scripts', 'lib', 'watch.js')) as {
 	BuildWatcher: new (o: {
 		reload: () => Promise<void>;
 		say: (m: string) => void;
 		debounceMs?: number;
 	}) => Watcher;
-	watchBuild(o: {
-		cwd: string;
-		reload: () => Promise<void>;
-		say: (m: string) => void;
-		debounceMs?: number;
-	}): { child: import('node:child_process').ChildProcess; watcher: Watcher };
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS script without types
 const { stopGroup } = require(path.join(REPO, 'scripts', 'lib', 'processes.js')) as {
@@ -126,61 +119,6 @@ describe('BuildWatcher (tsc --watch status lines)', () => {
 		release();
 		await watcher.idle();
 		expect({ reloads: watcher.reloads, most }).toEqual({ reloads: 2, most: 1 });
-	});
-});
-
-describe('watchBuild with a real tsc --watch', () => {
-	let dir: string;
-	beforeAll(() => {
-		dir = mkdtempSync(path.join(tmpdir(), 'finverify-watch-'));
-		mkdirSync(path.join(dir, 'nodes'));
-		writeFileSync(
-			path.join(dir, 'tsconfig.json'),
-			JSON.stringify({
-				compilerOptions: {
-					strict: true,
-					module: 'commonjs',
-					target: 'es2021',
-					outDir: './dist/',
-					types: [],
-				},
-				include: ['nodes/**/*.ts', 'credentials/**/*.ts'],
-			}),
-		);
-		writeFileSync(path.join(dir, 'nodes', 'a.ts'), 'export const version: number = 1;\n');
-	});
-	afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-	test('a change under nodes/ rebuilds dist/ and reloads once; a type error reloads nothing', async () => {
-		const said: string[] = [];
-		const built: string[] = [];
-		const { child, watcher } = watchBuild({
-			cwd: dir,
-			debounceMs: 200,
-			say: (m) => said.push(m),
-			reload: async () => {
-				built.push(readFileSync(path.join(dir, 'dist', 'a.js'), 'utf8'));
-			},
-		});
-		try {
-			await until('the first compile', () => watcher.compiles === 1);
-			expect(readFileSync(path.join(dir, 'dist', 'a.js'), 'utf8')).toContain('exports.version = 1');
-
-			writeFileSync(path.join(dir, 'nodes', 'a.ts'), 'export const version: number = 2;\n');
-			await until('the rebuild', () => watcher.compiles === 2);
-			await watcher.idle();
-			expect(watcher.reloads).toBe(1);
-			expect(built[0]).toContain('exports.version = 2'); // the reload saw the new build
-
-			writeFileSync(path.join(dir, 'nodes', 'a.ts'), "export const version: number = 'three';\n");
-			await until('the failing compile', () => watcher.compiles === 3);
-			await watcher.idle();
-			expect(watcher.reloads).toBe(1);
-			expect(said.join('\n')).toMatch(/TypeScript error.*\n.*a\.ts.*TS2322/);
-		} finally {
-			watcher.stop();
-			await stopGroup(child, { graceMs: 2000 });
-		}
 	});
 });
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { DownloadSwitch } from '../helpers/documents';
+import { personalDataField } from '../helpers/personalData';
 import type { FieldContext } from '../helpers/validation';
 import {
 	assertConsent,
@@ -193,22 +194,13 @@ export const companyLocatorField: INodeProperties = {
 			},
 		},
 		{
-			// the mode keeps its name `cin` (saved workflows); it takes an LLPIN as well
+			// the mode keeps its name `cin` (saved workflows); it takes an LLPIN as well. No `validation` pattern:
+			// n8n checks those under a 250 ms budget that a busy machine can miss, failing the run before the
+			// node starts; the node's own check (helpers/validation.ts) names the field and the format instead.
 			displayName: 'By CIN or LLPIN',
 			name: 'cin',
 			type: 'string',
 			placeholder: 'e.g. L17110MH1973PLC019786 or AAB-1234',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						// surrounding spaces are trimmed at run time
-						regex: '^\\s*([A-Za-z0-9]{21}|[A-Za-z]{3}-[0-9]{4})\\s*$',
-						errorMessage:
-							'A CIN has 21 letters and digits (e.g. L17110MH1973PLC019786); an LLPIN is like AAB-1234',
-					},
-				},
-			],
 		},
 	],
 };
@@ -230,19 +222,11 @@ export const llpLocatorField: INodeProperties = {
 			typeOptions: { searchListMethod: 'searchLlps', searchable: true, searchFilterRequired: true },
 		},
 		{
+			// no `validation` pattern (see the company picker): the node checks the LLPIN itself
 			displayName: 'By LLPIN',
 			name: 'llpin',
 			type: 'string',
 			placeholder: 'e.g. AAB-1234',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: '^\\s*[A-Za-z]{3}-[0-9]{4}\\s*$',
-						errorMessage: 'An LLPIN is three letters, a hyphen and four digits, e.g. AAB-1234',
-					},
-				},
-			],
 		},
 	],
 };
@@ -313,40 +297,6 @@ export const outputField: INodeProperties = {
 		'How much of the answer to return, and in which form. Simplified and Normalized mask personal ' +
 		'data (see Personal Data in Output); Raw does not.',
 	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-};
-
-/**
- * Version 2: how personal data appears in the Simplified and Normalized output
- * (helpers/personalData.ts). Masked by default: the execution log keeps every output n8n saves, and
- * a decision needs the scores and statuses, not the identifiers (docs/privacy.md).
- */
-export const personalDataField: INodeProperties = {
-	displayName: 'Personal Data in Output',
-	name: 'personalData',
-	type: 'options',
-	default: 'masked',
-	options: [
-		{
-			name: 'Masked',
-			value: 'masked',
-			description:
-				'PAN, Aadhaar, mobile, account and ID numbers show their last 4 characters, e-mail its first ' +
-				'letter and domain, date of birth its year',
-		},
-		{
-			name: 'Full',
-			value: 'full',
-			description:
-				'As the service sent them, except Aadhaar, which stays masked to its last 4 digits',
-		},
-	],
-	description:
-		'Whether PAN, mobile, account numbers, e-mail and date of birth appear in full in the output ' +
-		'(and so in the saved execution). Aadhaar is always masked.',
-	displayOptions: {
-		show: { '@version': [{ _cnd: { gte: 2 } }] },
-		hide: { '/outputMode': ['raw'] },
-	},
 };
 
 /**

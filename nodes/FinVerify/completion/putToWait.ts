@@ -10,6 +10,7 @@ import {
 import type { WaitMode } from './fields';
 import type { CompletionKind, OnTimeout, WaitingEntry } from './waiting';
 import { idFromOutput, statusFromOutput, waitDurationMs, waitingItemJson } from './waiting';
+import { isObject } from '../../shared/values';
 
 /** What a start operation tells the router about waiting for its callbacks. */
 export interface CompletionSupport<R = unknown> {
@@ -126,7 +127,8 @@ export async function putToWaitForCallbacks(
 	results.forEach((outputs, itemIndex) => {
 		for (const item of outputs ?? []) {
 			const id = idFromOutput(support.kind, item.json);
-			const isError = typeof item.json.error === 'string';
+			// an error item of the router ({ error: { message, code, … }, message }) waits for nothing
+			const isError = isObject(item.json.error);
 			// a journey Wait for Journey found final already has its result: nothing to wait for
 			const isFinal = item.json.isFinal === true;
 			if (isError || isFinal || !id || ownCallbackUrl(itemIndex)) {

@@ -48,14 +48,6 @@ export const resumeWebhooks: IWebhookDescription[] = [
 	},
 ];
 
-/** Which waiting operations call back, by resource and operation. */
-const KIND_OF: Record<string, CompletionKind> = {
-	'bankStatementJourney:start': 'journey',
-	'bankStatementJourney:wait': 'journey',
-	'collectionSession:create': 'session',
-	'collectionSession:wait': 'session',
-};
-
 const SUCCESS_STATUS: Record<CompletionKind, string> = {
 	journey: 'analysis_complete',
 	session: 'completed',
@@ -138,9 +130,12 @@ async function lookUpJourney(
  * n8n has already checked the resume token of the URL. Intermediate statuses are answered 200 and
  * the execution keeps waiting (no workflowData); a final status resumes it with the result.
  */
-export async function completionWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+export async function completionWebhook(
+	this: IWebhookFunctions,
+	kindOf: CompletionKindOf,
+): Promise<IWebhookResponseData> {
 	try {
-		return await decideOnCallback.call(this);
+		return await decideOnCallback.call(this, kindOf);
 	} catch {
 		// An error thrown here would make n8n resume the execution as failed. A callback that cannot be
 		// handled now (the credential or a status lookup failed) is refused with 503 instead: the
@@ -153,10 +148,19 @@ export async function completionWebhook(this: IWebhookFunctions): Promise<IWebho
 	}
 }
 
-async function decideOnCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+/**
+ * What the node's operation waits for (its `completion` declaration), given by the node: the
+ * operations are a floor above (actions/completionKind.ts).
+ */
+export type CompletionKindOf = (resource: string, operation: string) => CompletionKind | undefined;
+
+async function decideOnCallback(
+	this: IWebhookFunctions,
+	kindOf: CompletionKindOf,
+): Promise<IWebhookResponseData> {
 	const resource = String(this.getNodeParameter('resource', ''));
 	const operation = String(this.getNodeParameter('operation', ''));
-	const kind = KIND_OF[`${resource}:${operation}`];
+	const kind = kindOf(resource, operation);
 	if (!kind) {
 		return answer.call(this, 404, {
 			error: 'not_found',

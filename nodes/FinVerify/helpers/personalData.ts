@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 /**
  * Masking of personal data in the node's Simplified and Normalized output. Pure: takes a record,
@@ -21,6 +21,42 @@ import type { IDataObject } from 'n8n-workflow';
  */
 
 export type PersonalDataChoice = 'full' | 'masked';
+
+/**
+ * Personal Data in Output: how personal data appears in the Simplified and Normalized output of the
+ * FinVerify node (version 2, in its output fields) and in the FinVerify Trigger's items (1.2, which
+ * words it for events), applied by `maskPersonalData` below. Masked by default: the execution log
+ * keeps every output n8n saves, and a decision needs the scores and statuses, not the identifiers
+ * (docs/privacy.md).
+ */
+export const personalDataField: INodeProperties = {
+	displayName: 'Personal Data in Output',
+	name: 'personalData',
+	type: 'options',
+	default: 'masked',
+	options: [
+		{
+			name: 'Masked',
+			value: 'masked',
+			description:
+				'PAN, Aadhaar, mobile, account and ID numbers show their last 4 characters, e-mail its first ' +
+				'letter and domain, date of birth its year',
+		},
+		{
+			name: 'Full',
+			value: 'full',
+			description:
+				'As the service sent them, except Aadhaar, which stays masked to its last 4 digits',
+		},
+	],
+	description:
+		'Whether PAN, mobile, account numbers, e-mail and date of birth appear in full in the output ' +
+		'(and so in the saved execution). Aadhaar is always masked.',
+	displayOptions: {
+		show: { '@version': [{ _cnd: { gte: 2 } }] },
+		hide: { '/outputMode': ['raw'] },
+	},
+};
 
 export type PersonalDataKind =
 	| 'aadhaar'

@@ -61,6 +61,16 @@ function stopOf(result: RunResult, onError: OnError, failedItems: number) {
 	};
 }
 
+/**
+ * The requests an execution sends before its first answer stops it: the probe alone when that answer is read
+ * within the probe's grace (0.5 s, transport/gate.ts), as on an idle machine; when a busy machine reads it later,
+ * also the items the grace let go meanwhile (Items in Parallel, the probe among them), and never a request after
+ * that. The rule itself, on a clock, is test/unit/reliability/gate.test.cts; the figures printed are this run's.
+ */
+const firstRound = (itemsInParallel: number) => itemsInParallel;
+/** Items in Parallel when Request Options leave it unset. */
+const DEFAULT_IN_PARALLEL = 3;
+
 const figures: string[] = [];
 afterAll(() => {
 	if (figures.length > 0) console.log(`fail fast, measured:\n${figures.join('\n')}`);
@@ -74,7 +84,7 @@ describe('fail fast', () => {
 		['continue (regular output)', 'continueRegularOutput'],
 		['continue (error output)', 'continueErrorOutput'],
 	])('a wrong API secret, On Error: %s', (_label, onError) => {
-		test('50 items: 1 request, the node stops naming the credential, no secret shown', async () => {
+		test('50 items: the first answer stops the node (1 request), naming the credential, no secret shown', async () => {
 			const started = Date.now();
 			const result = await sandbox.run(lookups(50, onError, { concurrency: 10 }), {
 				apiSecret: 'wrong-secret-value',
@@ -125,7 +135,7 @@ describe('fail fast', () => {
 		['HTTP 503', { status: 503 }],
 		['dropped connections', { drop: true }],
 	])(
-		'an outage (%s), 50 items, Continue on: at most 5 requests, the node stops',
+		'an outage (%s), 50 items, Continue on: 4 failed rounds, a few requests, the node stops',
 		async (_label, fault) => {
 			await sandbox.control.fault({ path: LOOKUP, ...fault });
 			const started = Date.now();
@@ -144,7 +154,11 @@ describe('fail fast', () => {
 	test('an outage without Continue: the first item reports its own failure, nothing more is sent', async () => {
 		await sandbox.control.fault({ path: LOOKUP, status: 503 });
 		const result = await sandbox.run(lookups(50));
-		expect(await sandbox.sent(LOOKUP)).toBe(4);
+		const sent = await sandbox.sent(LOOKUP);
+		figures.push(`outage without Continue, 50 items: ${sent} requests`);
+		// the first round, then one probe for each further round (idle: 1 + 3)
+		expect(sent).toBeGreaterThanOrEqual(4);
+		expect(sent).toBeLessThanOrEqual(firstRound(DEFAULT_IN_PARALLEL) + 3);
 		expect(result.error?.message).toMatch(/^Upstream|unavailable/i);
 	});
 
@@ -170,17 +184,12 @@ describe('fail fast', () => {
 describe('a 429 storm, shared by all items', () => {
 	const sandbox = withSandbox({ resetBeforeEach: true });
 
-	test('concurrency 50, the storm lasts 3 rounds: every item waits it out together', async () => {
-		await sandbox.control.fault({ path: LOOKUP, status: 429, retryAfter: 1 });
-		// the storm ends once the sandbox has logged 3 requests (all answered 429): the test watches the
-		// request log, so the storm's length is counted in requests, not in time
-		const ended = (async () => {
-			while ((await sandbox.sent(LOOKUP)) < 3) await new Promise((r) => setTimeout(r, 20));
-			await sandbox.control.clearFaults();
-		})();
+	test('concurrency 50, a storm of 3 answers: every item waits it out together', async () => {
+		// the sandbox ends the storm itself after 3 answers 429 (`times`): its length is counted in answers,
+		// not in time, and nothing races the node's next request to end it
+		await sandbox.control.fault({ path: LOOKUP, status: 429, retryAfter: 1, times: 3 });
 		const started = Date.now();
 		const result = await sandbox.run(lookups(50, undefined, { concurrency: 50 }));
-		await ended;
 		figures.push(`429 storm of 3 rounds, 50 items at 50 in flight: ${Date.now() - started} ms`);
 		expect(result.error).toBeUndefined();
 		expect(result.json(NODE)).toHaveLength(50);
@@ -189,26 +198,20 @@ describe('a 429 storm, shared by all items', () => {
 		figures.push(
 			`  requests: ${requests.length} (${limited} answered 429); items × attempts = 200`,
 		);
-		// 50 answers, and the storm's answers went to one request at a time
-		expect(requests.length).toBeLessThanOrEqual(50 + 4);
-		expect(limited).toBeLessThanOrEqual(4);
+		// 50 answers and the storm's 3: after a 429, the others waited for one request at a time
+		expect(limited).toBe(3);
+		expect(requests.length).toBe(50 + 3);
 	});
 
 	test('a storm in the middle of the run: 49 items in flight get 429, then wait it out together', async () => {
-		// the storm is on, but the first lookup (the probe, sent alone) gets the newest fault: an answer
-		// after 2 s; the 49 lookups its answer releases all meet the storm
-		await sandbox.control.fault({ path: LOOKUP, status: 429, retryAfter: 1 });
+		// the storm is on for the wave and two more answers (the sandbox ends it itself: `times`), but the
+		// first lookup (the probe, sent alone) gets the newest fault: an answer after 2 s, longer than the
+		// gate's grace (a later timer of the same process, however busy); so the 49 lookups the grace
+		// releases all meet the storm
+		await sandbox.control.fault({ path: LOOKUP, status: 429, retryAfter: 1, times: 49 + 2 });
 		await sandbox.control.fault({ path: LOOKUP, latencyMs: 2000, times: 1 });
-		const limitedSoFar = async () =>
-			(await sandbox.control.requests(LOOKUP)).filter((r) => r.status === 429).length;
-		const storm = (async () => {
-			// the storm lasts the wave and two more rounds
-			while ((await limitedSoFar()) < 49 + 2) await new Promise((r) => setTimeout(r, 20));
-			await sandbox.control.clearFaults();
-		})();
 		const started = Date.now();
 		const result = await sandbox.run(lookups(50, undefined, { concurrency: 50 }));
-		await storm;
 		const requests = await sandbox.control.requests(LOOKUP);
 		const limited = requests.filter((r) => r.status === 429).length;
 		figures.push(
@@ -222,7 +225,7 @@ describe('a 429 storm, shared by all items', () => {
 		expect(requests.length).toBe(1 + 49 + 2 + 49);
 	});
 
-	test('a storm that outlasts one item’s retries stops the node after 4 requests', async () => {
+	test('a storm that outlasts one item’s retries stops the node after 4 rounds (4 requests)', async () => {
 		await sandbox.control.fault({ path: LOOKUP, status: 429, retryAfter: 0 });
 		const result = await sandbox.run(
 			lookups(50, 'continueErrorOutput', { concurrency: 50, maxRetries: 3 }),

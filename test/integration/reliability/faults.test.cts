@@ -1,5 +1,5 @@
 /**
- * The fault matrix (issue 10): every fault the sandbox offers, injected once, × a read (Get by CIN), a
+ * The fault matrix: every fault the sandbox offers, injected once, × a read (Get by CIN), a
  * create (Start Journey), a billed pull (commercial credit report) and a document download (the company
  * report PDF), through n8n-core's real engine against the sandbox. A read and a download survive every
  * one-off fault; a create or a billed pull is never sent twice (it fails rather than risk a duplicate,

@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of every operation's inputs through n8n-core's real engine (issue 10): seeded
+ * Property-based fuzzing of every operation's inputs through n8n-core's real engine: seeded
  * fast-check values that break each field's format (wrong types, control characters, markup, look-alike
  * letters, numbers in disguise) arrive as item data through an expression; with the error output on, each
  * item must come back as an error item, the run must not crash, and nothing may reach the service.

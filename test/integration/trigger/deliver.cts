@@ -76,6 +76,3 @@ export const sessionEvent = (status: string, overrides: Record<string, unknown> 
 	data: { session_id: 'cs_0123456789abcdef', status },
 	...overrides,
 });
-
-/** Gives in-flight executions a moment to be registered before counting them. */
-export const settle = async (ms = 150) => await new Promise((resolve) => setTimeout(resolve, ms));

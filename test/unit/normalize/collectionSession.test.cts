@@ -1,6 +1,6 @@
 import { normalizeCollectionSession } from '../../../nodes/FinVerify/helpers/normalize/collectionSession';
 
-// Hand-written from SERVICE_SPEC.md "Collection session"
+// Hand-written after the contract's CollectionSession (openapi/finverify.openapi.yaml)
 const created = {
 	success: true,
 	status_code: 200,

@@ -13,7 +13,7 @@ import {
 } from '../../../nodes/FinVerify/helpers/normalize/company';
 import { toStatusText } from '../../../nodes/FinVerify/helpers/normalize/statusText';
 
-// Hand-written from SERVICE_SPEC.md "Company record (CIN lookup)"
+// Hand-written after the contract's CompanyReference (openapi/finverify.openapi.yaml)
 const companyReference = {
 	success: true,
 	message: 'Company details fetched successfully',
@@ -94,7 +94,7 @@ const sampleResultGroups = {
 	],
 };
 
-// Hand-written from SERVICE_SPEC.md (sample shape)
+// Hand-written after the contract's CompanySample
 const companySample = {
 	success: true,
 	data: {
@@ -240,7 +240,7 @@ describe('normalizeCompany', () => {
 	});
 });
 
-// Hand-written from SERVICE_SPEC.md "LLP record"
+// Hand-written after the contract's LlpReference
 const llpReference = {
 	success: true,
 	data: {
@@ -354,7 +354,7 @@ describe('normalizeLlp', () => {
 	});
 });
 
-// Hand-written from SERVICE_SPEC.md "PAN entity record"
+// Hand-written after the contract's PanEntityReference
 const entityReference = {
 	success: true,
 	data: {

@@ -7,7 +7,7 @@ import {
 	slugify,
 } from '../../../nodes/FinVerify/helpers/normalize/creditReport';
 
-// Hand-written from SERVICE_SPEC.md "Multi-bureau credit report" (reference shape)
+// Hand-written after the contract's MultiBureauReference (openapi/finverify.openapi.yaml)
 const reference = {
 	status: 'success',
 	status_code: 200,
@@ -32,7 +32,7 @@ const reference = {
 	},
 };
 
-// Hand-written from SERVICE_SPEC.md (sample shape)
+// Hand-written after the contract's MultiBureauSample
 const sample = {
 	doc_id: 'doc_abc',
 	pan: 'ABCDE1234F',

@@ -5,7 +5,8 @@ import {
 	toGender,
 } from '../../../nodes/FinVerify/helpers/normalize/employment';
 
-// Hand-written from SERVICE_SPEC.md "EPFO record" (inner fields are the sandbox's documented choice)
+// Hand-written after the contract's EpfoRecord (openapi/finverify.openapi.yaml; its inner fields are marked
+// x-assumed)
 const epfo = {
 	success: true,
 	message: 'EPFO details fetched successfully',
@@ -184,7 +185,7 @@ describe('normalizeEpfo', () => {
 	});
 });
 
-// Hand-written from SERVICE_SPEC.md "EPFO and credit combined record" (reference)
+// Hand-written after the contract's EpfoCrifReference
 const combinedReference = {
 	success: true,
 	message: 'ok',
@@ -264,7 +265,7 @@ const combinedReference = {
 	},
 };
 
-// Hand-written from SERVICE_SPEC.md (sample)
+// Hand-written after the contract's EpfoCrifSample
 const combinedSample = {
 	success: true,
 	data: {

@@ -11,7 +11,7 @@ import {
 	toItrForm,
 } from '../../../nodes/FinVerify/helpers/normalize/incomeTax';
 
-// Hand-written from SERVICE_SPEC.md "ITR data", reference shape
+// Hand-written after the contract's ItrDataReference (openapi/finverify.openapi.yaml)
 const reference = {
 	success: true,
 	message: 'ok',

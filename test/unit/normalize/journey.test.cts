@@ -16,7 +16,8 @@ import {
 	transactionItems,
 } from '../../../nodes/FinVerify/helpers/normalize/journey';
 
-// ---- fixtures hand-written from SERVICE_SPEC.md "AA-BSA journey status"
+// ---- fixtures hand-written after the contract's JourneyStatusReference and JourneyStatusSample
+// (openapi/finverify.openapi.yaml)
 const statusReference = {
 	success: true,
 	message: 'Journey status fetched',

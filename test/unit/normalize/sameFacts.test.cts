@@ -1,7 +1,7 @@
 /**
  * Defects where the two response shapes described the same fact differently (or one dropped it), each
- * with hand-written answers in both shapes describing the same entity (from SERVICE_SPEC.md and the
- * OpenAPI contract, not from the sandbox).
+ * with hand-written answers in both shapes describing the same entity (after the OpenAPI contract,
+ * openapi/finverify.openapi.yaml, not from the sandbox).
  */
 import { normalizeCompany } from '../../../nodes/FinVerify/helpers/normalize/company';
 import { normalizeMultiBureau } from '../../../nodes/FinVerify/helpers/normalize/creditReport';

@@ -76,12 +76,17 @@ describe('in-process record (simultaneous copies on one process)', () => {
 		const scope = `t-${Math.random()}`;
 		const total = Math.round(MAX_IN_PROCESS_DELIVERIES * 1.2);
 		const keys: string[] = [];
+		// checked once after the loop: 120,000 expect() calls took most of this file's time
+		let longest = 0;
+		let refused = 0;
 		for (let i = 0; i < total; i++) {
 			const key = deliveryKey(undefined, Buffer.from(`{"n":${i}}`), '1700000000')!;
-			expect(key.length).toBeLessThanOrEqual(MAX_KEY_LENGTH);
+			longest = Math.max(longest, key.length);
 			keys.push(key);
-			expect(claimInProcess(scope, key, i, 3_600_000)).toBe(true);
+			if (!claimInProcess(scope, key, i, 3_600_000)) refused++;
 		}
+		expect(longest).toBeLessThanOrEqual(MAX_KEY_LENGTH);
+		expect(refused).toBe(0);
 		const size = inProcessRecordSize(scope);
 		expect(size.entries).toBe(MAX_IN_PROCESS_DELIVERIES);
 		expect(size.bytes).toBeLessThanOrEqual(MAX_RECORD_BYTES);

@@ -96,8 +96,6 @@ export function toIsoMonth(value: unknown): string | null {
 	return m ? `${m[1]}-${m[2]}` : null;
 }
 
-export { pad };
-
 /** The `data` object of a wrapped response, or the body itself when it has no wrapper. */
 export function unwrap(body: unknown): IDataObject {
 	const object = asObject(body);

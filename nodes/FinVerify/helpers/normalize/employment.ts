@@ -528,7 +528,7 @@ function historyFacts(history: unknown): Pick<CreditAccount, 'paymentHistory' | 
 	};
 }
 
-/** Fields of the reference shape's credit summary (SERVICE_SPEC: EPFO and credit combined record). */
+/** Fields of the reference shape's credit summary (the contract's EpfoCrifReference). */
 const REFERENCE_SUMMARY = [
 	'total_accounts',
 	'active_accounts',

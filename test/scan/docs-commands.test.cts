@@ -9,8 +9,10 @@
  * - `node <script>` (`--help` where the script has it), `.ci/run`, `npx <package>`: the file or package is there;
  * - commands that install or publish (`npm ci`, `apt-get install`, `npm publish`) are not run; each has its reason.
  * A command no checker recognises fails the test: a new documented command needs a check here.
+ * It starts some twenty processes (jest alone ten times), seconds of CPU: it is in the scan step, with the other tool
+ * runs, not on `npm run test:fast`'s path.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
 	accessSync,
 	constants,
@@ -67,45 +69,62 @@ function parse(command: string): { env: Record<string, string>; words: string[] 
 	return { env, words };
 }
 
-function run(args: string[], env: Record<string, string> = {}, command = process.execPath) {
-	// only what the documented command sets: a TEST_STEPS of the run around this test must not leak in
-	const { TEST_STEPS: _outer, ...outer } = process.env;
-	const r = spawnSync(command, args, {
-		cwd: REPO,
-		encoding: 'utf8',
-		env: { ...outer, ...env },
-	});
-	return { code: r.status, out: `${r.stdout}${r.stderr}` };
+/** Processes running at once: the checks of all documented commands start together (`results` below). */
+const MAX_PROCESSES = 4;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Runs a process to its end, at most MAX_PROCESSES at a time. */
+async function run(args: string[], env: Record<string, string> = {}, command = process.execPath) {
+	if (running < MAX_PROCESSES) running++;
+	else await new Promise<void>((resolve) => waiting.push(resolve)); // a finishing process hands its slot over
+	try {
+		// only what the documented command sets: a TEST_STEPS of the run around this test must not leak in
+		const { TEST_STEPS: _outer, ...outer } = process.env;
+		const child = spawn(command, args, { cwd: REPO, env: { ...outer, ...env } });
+		const chunks: Buffer[] = [];
+		child.stdout.on('data', (c: Buffer) => chunks.push(c));
+		child.stderr.on('data', (c: Buffer) => chunks.push(c));
+		const code = await new Promise<number | null>((resolve, reject) => {
+			child.on('error', reject);
+			child.on('close', resolve);
+		});
+		return { code, out: Buffer.concat(chunks).toString('utf8') };
+	} finally {
+		const next = waiting.shift();
+		if (next) next();
+		else running--;
+	}
 }
 
 const JEST = path.join(REPO, 'node_modules', 'jest', 'bin', 'jest.js');
-const listed = new Map<string, string[]>();
+const listed = new Map<string, Promise<string[]>>();
 /**
  * The test files jest would run with these arguments (relative paths). Remembered per arguments: the documented
  * variables (FINVERIFY_E2E_KEEP, …) change what the tests do, not which files run.
  */
-function listTests(args: string[], env: Record<string, string> = {}): string[] {
+async function listTests(args: string[], env: Record<string, string> = {}): Promise<string[]> {
 	const key = args.join(' ');
-	if (!listed.has(key)) {
-		const r = run([JEST, ...args, '--listTests'], env);
-		expect(r.code).toBe(0);
+	if (!listed.has(key))
 		listed.set(
 			key,
-			r.out
-				.split('\n')
-				.filter((line) => line.startsWith(REPO))
-				.map((line) => path.relative(REPO, line)),
+			run([JEST, ...args, '--listTests'], env).then((r) => {
+				expect(r.code).toBe(0);
+				return r.out
+					.split('\n')
+					.filter((line) => line.startsWith(REPO))
+					.map((line) => path.relative(REPO, line));
+			}),
 		);
-	}
-	return [...listed.get(key)!];
+	return [...(await listed.get(key)!)];
 }
 
 /** test-all.js's dry run: the steps it would run. */
-function plannedSteps(
+async function plannedSteps(
 	args: string[],
 	env: Record<string, string>,
-): { steps: string[]; out: string } {
-	const r = run([path.join(REPO, 'scripts', 'test-all.js'), ...args, '--dry-run'], env);
+): Promise<{ steps: string[]; out: string }> {
+	const r = await run([path.join(REPO, 'scripts', 'test-all.js'), ...args, '--dry-run'], env);
 	expect(r.code).toBe(0);
 	return {
 		steps: [...r.out.matchAll(/^(\w+): /gm)].map((m) => m[1]).filter((s) => s !== 'not'),
@@ -137,7 +156,7 @@ function checkScript(name: string): string {
 }
 
 /** Runs the dry-run form of one documented command; throws (an expect) when it is wrong. */
-function check(command: string): string {
+async function check(command: string): Promise<string> {
 	const { env, words } = parse(command);
 	const [tool, ...args] = words;
 	if (tool === 'npm') {
@@ -164,7 +183,7 @@ function check(command: string): string {
 		const extra = verb === 'run' ? rest : [name, ...rest].filter(Boolean);
 		if (pkg.scripts[script].startsWith('node scripts/test-all.js')) {
 			const flags = pkg.scripts[script].split(/\s+/).slice(2);
-			const { steps, out } = plannedSteps(flags, env);
+			const { steps, out } = await plannedSteps(flags, env);
 			if (env.TEST_STEPS) expect(steps).toEqual(env.TEST_STEPS.split(','));
 			else if (flags.includes('--fast')) {
 				expect(steps).toEqual(['typecheck', 'format', 'lint', 'build', 'unit', 'integration']);
@@ -175,9 +194,9 @@ function check(command: string): string {
 					'format',
 					'lint',
 					'build',
-					'scan',
 					'unit',
 					'integration',
+					'scan',
 					'e2e',
 					'scale',
 				]);
@@ -185,7 +204,7 @@ function check(command: string): string {
 		}
 		const jestScript = parse(pkg.scripts[script]);
 		if (jestScript.words[0] === 'jest') {
-			const files = listTests([...jestScript.words.slice(1), ...extra], {
+			const files = await listTests([...jestScript.words.slice(1), ...extra], {
 				...jestScript.env,
 				...env,
 			});
@@ -195,7 +214,7 @@ function check(command: string): string {
 			return `${command}: ${files.length} test files`;
 		}
 		if (script === 'start' || script === 'dev') {
-			const r = run(['scripts/start.js', '--help']);
+			const r = await run(['scripts/start.js', '--help']);
 			expect(r.code).toBe(0);
 			expect(r.out).toMatch(/--watch/);
 		}
@@ -204,7 +223,7 @@ function check(command: string): string {
 	if (tool === 'npx') {
 		const [target, ...rest] = args;
 		if (target === 'jest') {
-			const files = listTests(rest, env);
+			const files = await listTests(rest, env);
 			const named = rest.filter(isFileArg);
 			if (named.length)
 				expect(files).toEqual(named); // exactly the named files, nothing else
@@ -242,7 +261,7 @@ function check(command: string): string {
 			try {
 				const file = path.join(dir, 'probe.cts');
 				writeFileSync(file, 'const answer: number = 42;\nconsole.log(`cts ${answer}`);\n');
-				const r = run([...args.slice(0, 2), file]);
+				const r = await run([...args.slice(0, 2), file]);
 				expect(r.out.trim()).toBe('cts 42');
 			} finally {
 				rmSync(dir, { recursive: true, force: true });
@@ -251,8 +270,8 @@ function check(command: string): string {
 		}
 		const script = args[0];
 		expect(existsSync(path.join(REPO, script))).toBe(true);
-		expect(run(['--check', script]).code).toBe(0);
-		if (script === 'scripts/start.js') expect(run([script, '--help']).code).toBe(0);
+		expect((await run(['--check', script])).code).toBe(0);
+		if (script === 'scripts/start.js') expect((await run([script, '--help'])).code).toBe(0);
 		return `${command}: ${script} present`;
 	}
 	if (tool === '.ci/run') {
@@ -280,25 +299,36 @@ describe('documented commands', () => {
 		);
 	});
 
-	test.each([...commands.keys()])('%s', (command) => {
-		expect(check(command)).toContain(command.split(' ')[0]);
+	// every check at once (each is mostly waiting for a process); each test below reports its own
+	const results = new Map<string, Promise<string>>();
+	beforeAll(() => {
+		for (const command of commands.keys()) {
+			const result = check(command);
+			result.catch(() => {}); // reported by its test
+			results.set(command, result);
+		}
 	});
 
-	test('a single integration file runs alone (not the whole integration project)', () => {
-		expect(listTests(['test/integration/company.test.cts'])).toEqual([
+	test.each([...commands.keys()])('%s', async (command) => {
+		expect(await results.get(command)).toContain(command.split(' ')[0]);
+	});
+
+	test('a single integration file runs alone (not the whole integration project)', async () => {
+		expect(await listTests(['test/integration/company.test.cts'])).toEqual([
 			'test/integration/company.test.cts',
 		]);
 		// the old documented form: jest reads the path as a second project name and runs every integration file
 		expect(
-			listTests(['--selectProjects', 'integration', 'test/integration/company.test.cts']).length,
+			(await listTests(['--selectProjects', 'integration', 'test/integration/company.test.cts']))
+				.length,
 		).toBeGreaterThan(1);
 	});
 
-	test('an unknown or wrong command fails its check', () => {
-		expect(() => check('npm run no-such-script')).toThrow();
-		expect(() => check('npx jest test/unit/no-such.test.cts')).toThrow();
-		expect(() => check('TEST_STEPS=lint,nonsense npm test')).toThrow();
-		expect(() => check('make everything')).toThrow(/no check/);
+	test('an unknown or wrong command fails its check', async () => {
+		await expect(check('npm run no-such-script')).rejects.toThrow();
+		await expect(check('npx jest test/unit/no-such.test.cts')).rejects.toThrow();
+		await expect(check('TEST_STEPS=lint,nonsense npm test')).rejects.toThrow();
+		await expect(check('make everything')).rejects.toThrow(/no check/);
 	});
 });
 

@@ -39,7 +39,7 @@ const PKG = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'))
 };
 /** The README's command, word for word. */
 const README_COMMAND = `npm install ${PKG.name}`;
-const EXAMPLE = 'individual-underwriting.json';
+const EXAMPLE = 'credit-decision.json';
 
 /** The n8n-workflow the registry offers (metadata only: its tarball is never served, so installing it fails). */
 const PEER = { name: 'n8n-workflow', version: '2.41.0' };
@@ -272,13 +272,15 @@ test.each(['the machine’s Node', 'the runtime’s Node'])(
 		// n8n, started on that folder, runs the example the README's quick start imports
 		const r = await stack.execute(stack.example(EXAMPLE).id);
 		expect(r.status).toBe('success');
-		const [report] = r.json('Multi-bureau credit report');
+		const [report] = r.json('Credit report');
 		expect(report).toMatchObject({
+			decisionReady: true,
 			pan: 'XXXXXX190K', // Personal Data in Output: Masked, the default
-			successfulBureaus: ['cibil', 'experian', 'crif'],
+			failedBureaus: [],
 		});
+		expect(Object.keys(report.scores)).toEqual(['cibil', 'experian', 'crif']);
 		expect(report.lowestScore).toBeGreaterThanOrEqual(300);
 		const [decision] = r.json('Approve');
-		expect(decision).toMatchObject({ decision: 'approve', applicationId: 'APP-2024-0917' });
+		expect(decision).toMatchObject({ decision: 'approve', applicationId: 'APP-2026-1127' });
 	},
 );

@@ -346,7 +346,11 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 			expect((await settled(a, 1))[0].attempts.map((x) => x.status)).toEqual([200]);
 			const other = await fetch(
 				waiting.resumeUrl(id),
-				signed({ event: 'aa_bsa_journey.status_changed', client_id: 'aa_other', status: 'expired' }),
+				signed({
+					event: 'aa_bsa_journey.status_changed',
+					client_id: 'aa_other',
+					status: 'expired',
+				}),
 			);
 			expect(await other.json()).toMatchObject({ ignored: true });
 			await sandbox.control.advanceJourney(b, 'analysis_complete');
@@ -361,7 +365,9 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		const done = await waiting.finished(id);
 		expect(done.error).toBeUndefined();
 		expect(
-			done.output('FinVerify').map((item) => [item.json.clientId, item.json.status, item.pairedItem]),
+			done
+				.output('FinVerify')
+				.map((item) => [item.json.clientId, item.json.status, item.pairedItem]),
 		).toEqual([
 			[a, 'expired', { item: 0 }],
 			[b, 'analysis_complete', { item: 1 }],

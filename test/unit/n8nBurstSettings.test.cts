@@ -45,7 +45,9 @@ test('n8n 1.x: the same without lazy acquire (1.x has no expression isolates)', 
 });
 
 test("burstSettings: false leaves n8n's defaults (benchmarks), 1.x keeps its pooled SQLite mode", () => {
-	expect(burst(n8nEnv({ userFolder: '/tmp/x', runtime: LINE_2, burstSettings: false }))).toEqual({});
+	expect(burst(n8nEnv({ userFolder: '/tmp/x', runtime: LINE_2, burstSettings: false }))).toEqual(
+		{},
+	);
 	expect(burst(n8nEnv({ userFolder: '/tmp/x', runtime: LINE_1, burstSettings: false }))).toEqual({
 		DB_SQLITE_POOL_SIZE: '3',
 	});

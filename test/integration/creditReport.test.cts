@@ -8,7 +8,6 @@ import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import { withParameters } from '../harness/index.cjs';
 import {
-	expectApiError,
 	expectNothingSent,
 	fixtures,
 	NODE,

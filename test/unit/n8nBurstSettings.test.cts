@@ -37,7 +37,7 @@ test('n8n 2.x: production concurrency 10, SQLite pool 4, lazy isolate acquire; t
 	});
 });
 
-test('n8n 1.x: the same without lazy acquire (1.x has no expression isolates)', () => {
+test('n8n 1.x: the same without lazy acquire (n8n 1.123 has no such setting)', () => {
 	expect(burst(n8nEnv({ userFolder: '/tmp/x', runtime: LINE_1 }))).toEqual({
 		N8N_CONCURRENCY_PRODUCTION_LIMIT: '10',
 		DB_SQLITE_POOL_SIZE: '4',

@@ -112,9 +112,10 @@ function simulatorUrlOverwrite(sandboxUrl, existing) {
  *   mode is 2.x's only one; 1.x's default, the legacy mode (pool size 0, deprecated by n8n at start-up), updates a
  *   finished execution's status and its data in two statements without a transaction, so a REST read in between
  *   saw `success` with no run data (`npm run test:n8n1`, the journey example): 1.x gets the pool either way.
- * - N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (2.x; n8n 1.123 has no such setting): an expression isolate is created only when an
- *   expression is evaluated, not for every webhook call and every resume (n8n-workflow Expression.acquireIsolate,
- *   @n8n/expression-runtime's lazyAcquire). The FinVerify Trigger and the resume URL evaluate none per call.
+ * - N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (2.x; n8n 1.123 has no such setting): an expression isolate is created only
+ *   when an expression is evaluated, not for every webhook call and every resume (n8n-workflow
+ *   Expression.acquireIsolate, @n8n/expression-runtime's lazyAcquire). The FinVerify Trigger and the resume URL
+ *   evaluate none per call.
  * N8N_EXPRESSION_ENGINE_ALLOW_WEBHOOK_ISOLATE_SKIP is not set: it is true by default and only ever skips the
  * isolate for n8n's own Webhook node with static parameters (2.41.1 live-webhooks.js webhookPhaseNeedsIsolate);
  * for the FinVerify Trigger and for resume URLs (waiting-webhooks.js always acquires) it changes nothing.

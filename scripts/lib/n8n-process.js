@@ -99,7 +99,8 @@ function simulatorUrlOverwrite(sandboxUrl, existing) {
 }
 
 /**
- * The n8n settings for bursts of callbacks, which docs/scaling.md recommends (#many-waiting-executions-resumed-at-once).
+ * The n8n settings for bursts of callbacks, which docs/scaling.md recommends
+ * (#many-waiting-executions-resumed-at-once).
  * Issue 34: 500 waiting executions resumed within a minute on SQLite with n8n 2.41.1's defaults ended some in
  * `LockAcquireTimeoutError: Timeout waiting for lock SqliteWriteConnectionMutex` (one write connection; a write waits
  * at most 60 s, @n8n/db getSqliteConnectionOptions) and left some `running` for good; with these three together

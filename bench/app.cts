@@ -65,7 +65,8 @@ class App {
 		while (brokerPort === port) brokerPort = await portFor('broker');
 		lib.installPackage(userFolder);
 		const owner = lib.ownerWithHash(runtime, lib.DEFAULT_OWNER);
-		const env = lib.n8nEnv({ userFolder, port, brokerPort, owner, runtime });
+		// n8n's own defaults, which the figures compare against (not `npm start`'s settings for bursts)
+		const env = lib.n8nEnv({ userFolder, port, brokerPort, owner, runtime, burstSettings: false });
 		return new App(runtime, userFolder, `http://127.0.0.1:${port}`, env);
 	}
 

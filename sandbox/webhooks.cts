@@ -54,10 +54,19 @@ export interface Attempt {
 	at: string;
 	status: number | null;
 	error?: string;
+	/** What the receiver said with a non-2xx answer: its JSON `message`, else its text (at most 200 characters). */
+	message?: string;
 	ms: number;
 	/** Wait before the next attempt (absent after the last one). */
 	nextInMs?: number;
 }
+
+/**
+ * How a delivered event ended: `accepted` (the receiver answered 2xx), or `finished` (n8n answered 409: the
+ * execution whose resume URL this is has finished, so nothing waits there and every retry would get the same
+ * answer; see `executionFinished`).
+ */
+export type DeliveryOutcome = 'accepted' | 'finished';
 
 export interface Delivery {
 	id: string;
@@ -65,8 +74,38 @@ export interface Delivery {
 	url: string;
 	subject: string;
 	status: 'pending' | 'delivered' | 'failed';
+	/** Set once delivered. */
+	outcome?: DeliveryOutcome;
 	attempts: Attempt[];
 	payload: unknown;
+}
+
+/**
+ * n8n's answer on the resume URL (`/webhook-waiting/<id>`) of an execution that no longer waits because it has
+ * finished: 409 `The execution "<id> has finished already.` or `… has finished with error.` (n8n 2.41.1
+ * dist/webhooks/waiting-webhooks.js; 1.x says "has finished already." for both). The event was for that
+ * execution, and it can no longer take it: the delivery is over, not failed. n8n's other 409, `… is running
+ * already.`, is retried like any failure: a running execution may wait again (a two-step Wait for Journey, a
+ * resume still under way) and take a later attempt.
+ */
+export function executionFinished(status: number | null, message: string | undefined): boolean {
+	return status === 409 && typeof message === 'string' && /\bhas finished\b/.test(message);
+}
+
+/** The receiver's message in a non-2xx answer: the JSON body's `message`, else the text, at most 200 characters. */
+function answerMessage(text: string): string | undefined {
+	let message = text;
+	try {
+		const body = JSON.parse(text) as unknown;
+		if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+			const value = (body as Record<string, unknown>).message;
+			if (typeof value === 'string') message = value;
+		}
+	} catch {
+		// not JSON: the text itself
+	}
+	message = message.trim();
+	return message ? message.slice(0, 200) : undefined;
 }
 
 /** `sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>` */
@@ -76,7 +115,9 @@ export function sign(secret: string, timestamp: string, rawBody: string): string
 
 /**
  * Signed webhook delivery with retries. Events of one subject (a journey, a session) are delivered in
- * order: the next waits until the previous one was delivered or gave up.
+ * order: the next waits until the previous one was delivered or gave up. Delivered means a 2xx answer
+ * (`outcome: 'accepted'`) or n8n's 409 for an execution that has finished (`outcome: 'finished'`); anything
+ * else (another status, no answer in time, no connection) is retried with backoff until the last attempt.
  */
 export class Webhooks {
 	private deliveries: Delivery[] = [];
@@ -164,8 +205,12 @@ export class Webhooks {
 					redirect: 'manual',
 					signal: AbortSignal.timeout(timeoutMs),
 				});
-				await response.arrayBuffer().catch(() => undefined);
+				const text = await response.text().catch(() => '');
 				record.status = response.status;
+				if (response.status < 200 || response.status >= 300) {
+					const message = answerMessage(text);
+					if (message !== undefined) record.message = message;
+				}
 				retryAfter = retryAfterMs(response.headers.get('retry-after'));
 			} catch (error) {
 				const cause = (error as { cause?: unknown }).cause;
@@ -173,15 +218,21 @@ export class Webhooks {
 			}
 			record.ms = Date.now() - started;
 			if (generation !== this.generation) return;
-			const delivered = record.status !== null && record.status >= 200 && record.status < 300;
-			if (!delivered && attempt < maxAttempts)
+			const accepted = record.status !== null && record.status >= 200 && record.status < 300;
+			const outcome: DeliveryOutcome | undefined = accepted
+				? 'accepted'
+				: executionFinished(record.status, record.message)
+					? 'finished'
+					: undefined;
+			if (!outcome && attempt < maxAttempts)
 				record.nextInMs = retryDelayMs(this.policy, attempt, retryAfter);
 			d.attempts.push(record);
-			this.onAttempt(d, record);
-			if (delivered) {
+			if (outcome) {
 				d.status = 'delivered';
-				return;
+				d.outcome = outcome;
 			}
+			this.onAttempt(d, record);
+			if (outcome) return;
 			if (record.nextInMs !== undefined) await this.wait(record.nextInMs);
 		}
 		d.status = 'failed';

@@ -59,6 +59,8 @@ const STRUCTURAL = new Set([
  *                                 (`npm start` does, so `N8N_LOG_LEVEL=debug npm start` works; tests do not)
  * @property {string} [sandboxUrl]  the simulator this n8n works with: a new FinVerify API credential's Simulator
  *                                 URL follows it (see simulatorUrlOverwrite)
+ * @property {boolean} [burstSettings]  the settings for bursts of callbacks (default true; see burstEnv); false leaves
+ *                                 n8n's own defaults, for benchmarks that measure them
  * @property {Record<string, string>} [extra]  more variables (win over everything)
  */
 
@@ -97,6 +99,41 @@ function simulatorUrlOverwrite(sandboxUrl, existing) {
 }
 
 /**
+ * The n8n settings for bursts of callbacks, which docs/scaling.md recommends
+ * (#many-waiting-executions-resumed-at-once).
+ * Issue 34: 500 waiting executions resumed within a minute on SQLite with n8n 2.41.1's defaults ended some in
+ * `LockAcquireTimeoutError: Timeout waiting for lock SqliteWriteConnectionMutex` (one write connection; a write waits
+ * at most 60 s, @n8n/db getSqliteConnectionOptions) and left some `running` for good; with these three together
+ * (measured on a quieter machine), 500 of 500 resumed and every callback was answered 200 at its first attempt.
+ * - N8N_CONCURRENCY_PRODUCTION_LIMIT: at most 10 production executions (webhook, trigger, resume) run at once;
+ *   more wait in n8n's in-memory queue (regular mode; queue mode ignores it), a throttled resume keeping its
+ *   callback open until it runs. 2.41.1 releases the reservation on every failure path of ActiveExecutions.add
+ *   and when the run ends, so a failed resume does not keep its slot. 1.x has the same setting.
+ * - DB_SQLITE_POOL_SIZE: SQLite with one write connection and 4 read connections (WAL) rather than 3. The pooled
+ *   mode is 2.x's only one; 1.x's default, the legacy mode (pool size 0, deprecated by n8n at start-up), updates a
+ *   finished execution's status and its data in two statements without a transaction, so a REST read in between
+ *   saw `success` with no run data (`npm run test:n8n1`, the journey example): 1.x gets the pool either way.
+ * - N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (2.x; n8n 1.123 has no such setting): an expression isolate is created only
+ *   when an expression is evaluated, not for every webhook call and every resume (n8n-workflow
+ *   Expression.acquireIsolate, @n8n/expression-runtime's lazyAcquire). The FinVerify Trigger and the resume URL
+ *   evaluate none per call.
+ * N8N_EXPRESSION_ENGINE_ALLOW_WEBHOOK_ISOLATE_SKIP is not set: it is true by default and only ever skips the
+ * isolate for n8n's own Webhook node with static parameters (2.41.1 live-webhooks.js webhookPhaseNeedsIsolate);
+ * for the FinVerify Trigger and for resume URLs (waiting-webhooks.js always acquires) it changes nothing.
+ * @param {boolean} n8n1
+ * @param {boolean} enabled  false: n8n's own defaults (1.x keeps the pool, see above)
+ * @returns {Record<string, string>}
+ */
+function burstEnv(n8n1, enabled) {
+	if (!enabled) return n8n1 ? { DB_SQLITE_POOL_SIZE: '3' } : {};
+	return {
+		N8N_CONCURRENCY_PRODUCTION_LIMIT: '10',
+		DB_SQLITE_POOL_SIZE: '4',
+		...(n8n1 ? {} : { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' }),
+	};
+}
+
+/**
  * Environment for every n8n process of one instance (CLI commands and `start` must share it).
  * @param {N8nEnvOptions} opts
  * @returns {N8nEnv}
@@ -111,6 +148,7 @@ function n8nEnv(
 		runtime,
 		inheritN8nEnv = false,
 		sandboxUrl,
+		burstSettings = true,
 		extra = {},
 	} = /** @type {any} */ ({}),
 ) {
@@ -174,11 +212,8 @@ function n8nEnv(
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		// Binary data (report files) on disk, not in memory or the database: 2.x's default, set for 1.x too.
 		...(n8n1 ? { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } : {}),
-		// SQLite with a pool of read connections (WAL): 2.x's only mode (3 connections). 1.x's default, the legacy
-		// mode (pool size 0, deprecated by n8n at start-up), updates a finished execution's status and its data in
-		// two statements without a transaction, so a REST read in between saw `success` with no run data
-		// (`npm run test:n8n1`, the journey example); the pool's mode writes both in one transaction.
-		...(n8n1 ? { DB_SQLITE_POOL_SIZE: '3' } : {}),
+		// bursts of callbacks: see burstEnv
+		...burstEnv(n8n1, burstSettings),
 		N8N_LOG_LEVEL: 'info',
 		GENERIC_TIMEZONE: 'UTC',
 	});

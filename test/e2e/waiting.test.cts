@@ -7,7 +7,9 @@
  * start builds.
  */
 import { createHash, createHmac } from 'node:crypto';
+import * as fs from 'node:fs';
 
+import { executionFinished } from '../../sandbox/webhooks.cjs';
 import { readmeCredential } from '../harness/readmeTour.cjs';
 import {
 	log,
@@ -223,10 +225,34 @@ test('a journey waits through intermediate callbacks (200 each), survives an n8n
 	expect(done.run.json('Done')).toHaveLength(1);
 	// no polling: not one status request
 	expect(await stack.control.requests('aa-bsa-journey/status')).toHaveLength(0);
-	// a callback after the execution finished is refused by n8n (409), it never runs twice
-	expect(
-		await post(resumeUrl, headers('sandbox-webhook-secret', Math.floor(Date.now() / 1000))),
-	).toBe(409);
+	// a callback after the execution finished is refused by n8n (409), it never runs twice; the sandbox's sender
+	// reads that answer as "the execution has finished" and does not retry it
+	const late = await fetch(resumeUrl, {
+		method: 'POST',
+		headers: headers('sandbox-webhook-secret', Math.floor(Date.now() / 1000)),
+		body: final,
+	});
+	const lateBody = (await late.json()) as { message?: string };
+	expect(late.status).toBe(409);
+	expect(executionFinished(late.status, lateBody.message)).toBe(true);
+});
+
+test('n8n runs with the settings for bursts of callbacks (docs/scaling.md)', async () => {
+	const environ = fs.readFileSync(`/proc/${stack.n8nPid()}/environ`, 'utf8').split('\0');
+	const expected = [
+		'N8N_CONCURRENCY_PRODUCTION_LIMIT=10',
+		'DB_SQLITE_POOL_SIZE=4',
+		...(n8n1() ? [] : ['N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true']),
+	];
+	expect(environ).toEqual(expect.arrayContaining(expected));
+	if (!n8n1()) {
+		// n8n applies a production concurrency limit: it counts concurrent executions (-1 without a limit)
+		const list = await stack.rest<{ data: { concurrentExecutionsCount: number } }>(
+			'GET',
+			'/rest/executions?limit=1',
+		);
+		expect(list.data.concurrentExecutionsCount).toBeGreaterThanOrEqual(0);
+	}
 });
 
 test('two items: each waits for its own journey; one resume when both are final', async () => {

@@ -203,8 +203,15 @@ export class WaitingExecutions {
 			return;
 		}
 		if (execution.status !== 'waiting') {
+			// n8n's own messages (waiting-webhooks.js; its missing quote in "has finished already" included)
+			const message =
+				execution.status === 'running'
+					? `The execution "${executionId}" is running already.`
+					: execution.status === 'error'
+						? `The execution "${executionId}" has finished with error.`
+						: `The execution "${executionId} has finished already.`;
 			record(409);
-			res.status(409).json({ message: `The execution "${executionId}" is ${execution.status}.` });
+			res.status(409).json({ code: 409, message });
 			return;
 		}
 

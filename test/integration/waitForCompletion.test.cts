@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
+import { WorkflowExpression } from 'n8n-workflow';
 
 import { CREDENTIAL_CHECK } from '../../nodes/shared/constants';
 import { nodeWorkflow, sandboxCredentials } from '../harness/index.cjs';
@@ -304,6 +305,60 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		);
 		expect(lookups).toHaveLength(2);
 		expect(waiting.legs(id)).toHaveLength(2);
+	});
+
+	test('callbacks evaluate no expression: the waiting items are read as n8n stored them (also under Binary Mode: combined)', async () => {
+		const wf = journeyStart({ mobileNumber: '={{ $json.mobile }}' }, [
+			{ mobile: '9876543210' },
+			{ mobile: '9876543211' },
+		]);
+		// `$input.all()` gives the json of each item without its pairedItem in this mode
+		wf.settings = { ...wf.settings, binaryMode: 'combined' };
+		const first = await startWaiting(wf);
+		const id = first.executionId;
+		const [a, b] = first.json('FinVerify').map((j) => String(j.clientId));
+
+		// every expression n8n evaluates goes through here (a plain value passes through unevaluated)
+		const resolve = jest.spyOn(WorkflowExpression.prototype, 'resolveSimpleParameterValue');
+		const expressions = () =>
+			resolve.mock.calls.filter(([value]) => typeof value === 'string' && value.startsWith('='));
+		try {
+			// an intermediate status, a callback about another journey, a final status while the other
+			// journey still runs: three answers from webhook(), none resumes
+			await sandbox.control.advanceJourney(a, 'consent_pending');
+			expect(
+				(await sandbox.control.settledDeliveries(1, a))[0].attempts.map((x) => x.status),
+			).toEqual([200]);
+			const other = await fetch(
+				waiting.resumeUrl(id),
+				signed({
+					event: 'aa_bsa_journey.status_changed',
+					client_id: 'aa_other',
+					status: 'expired',
+				}),
+			);
+			expect(await other.json()).toMatchObject({ ignored: true });
+			await sandbox.control.advanceJourney(b, 'analysis_complete');
+			expect(
+				(await sandbox.control.settledDeliveries(1, b))[0].attempts.map((x) => x.status),
+			).toEqual([200]);
+			expect(waiting.status(id)).toBe('waiting');
+			expect(expressions()).toEqual([]);
+		} finally {
+			resolve.mockRestore();
+		}
+
+		await sandbox.control.advanceJourney(a, 'expired');
+		const done = await waiting.finished(id);
+		expect(done.error).toBeUndefined();
+		expect(
+			done
+				.output('FinVerify')
+				.map((item) => [item.json.clientId, item.json.status, item.pairedItem]),
+		).toEqual([
+			[a, 'expired', { item: 0 }],
+			[b, 'analysis_complete', { item: 1 }],
+		]);
 	});
 
 	test('an item with its own Webhook URL does not wait: its journey reports there, the other item waits for its own', async () => {

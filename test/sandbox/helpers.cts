@@ -119,8 +119,11 @@ export interface Received {
 	body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** One answer of the receiver: a status (body `ok`), or a status with a JSON body. */
+export type Answer = number | { status: number; json: unknown };
+
 /** A tiny webhook receiver on 127.0.0.1; answers with `statuses` in turn, then 200. */
-export async function receiver(statuses: number[] = []) {
+export async function receiver(statuses: Answer[] = []) {
 	const received: Received[] = [];
 	const waiting: Array<{ count: number; resolve: () => void }> = [];
 	const server = createServer((req, res) => {
@@ -129,8 +132,15 @@ export async function receiver(statuses: number[] = []) {
 		req.on('end', () => {
 			const raw = Buffer.concat(chunks).toString('utf8');
 			received.push({ headers: req.headers, raw, body: JSON.parse(raw) });
-			res.statusCode = statuses.shift() ?? 200;
-			res.end('ok');
+			const answer = statuses.shift() ?? 200;
+			if (typeof answer === 'number') {
+				res.statusCode = answer;
+				res.end('ok');
+			} else {
+				res.statusCode = answer.status;
+				res.setHeader('content-type', 'application/json');
+				res.end(JSON.stringify(answer.json));
+			}
 			for (const w of waiting.filter((x) => received.length >= x.count)) w.resolve();
 		});
 	});

@@ -1,5 +1,10 @@
 import type { RunningSandbox } from '../../sandbox/server.cjs';
-import { DEFAULT_RETRY_POLICY, retryAfterMs, retryDelayMs } from '../../sandbox/webhooks.cjs';
+import {
+	DEFAULT_RETRY_POLICY,
+	executionFinished,
+	retryAfterMs,
+	retryDelayMs,
+} from '../../sandbox/webhooks.cjs';
 import {
 	api,
 	call,
@@ -76,6 +81,7 @@ describe('webhook delivery', () => {
 				expect.objectContaining({
 					id: [...ids][0],
 					status: 'delivered',
+					outcome: 'accepted',
 					event: 'aa_bsa_journey.status_changed',
 					url: hooks.url,
 				}),
@@ -107,6 +113,7 @@ describe('webhook delivery', () => {
 				return d?.status === 'failed' && d;
 			});
 			expect(delivery.attempts).toHaveLength(5);
+			expect(delivery.outcome).toBeUndefined();
 			await new Promise((r) => setTimeout(r, 300));
 			expect(hooks.received).toHaveLength(5);
 		} finally {
@@ -130,5 +137,93 @@ describe('webhook delivery', () => {
 				error: expect.stringMatching(/ECONNREFUSED|connect/i),
 			}),
 		);
+	});
+});
+
+/** n8n's 409 answers on a resume URL (n8n 2.41.1 dist/webhooks/waiting-webhooks.js, its missing quote included). */
+const n8n409 = (message: string) => ({ status: 409, json: { code: 409, message } });
+const FINISHED = n8n409('The execution "41 has finished already.');
+const FINISHED_WITH_ERROR = n8n409('The execution "41" has finished with error.');
+const RUNNING = n8n409('The execution "41" is running already.');
+
+describe("n8n's 409 for an execution that has finished (the callback's execution no longer waits)", () => {
+	it('knows the finished answers of n8n, and nothing else', () => {
+		expect(executionFinished(409, FINISHED.json.message)).toBe(true);
+		expect(executionFinished(409, FINISHED_WITH_ERROR.json.message)).toBe(true);
+		expect(executionFinished(409, RUNNING.json.message)).toBe(false);
+		expect(executionFinished(409, 'Conflict')).toBe(false);
+		expect(executionFinished(409, undefined)).toBe(false);
+		expect(executionFinished(503, FINISHED.json.message)).toBe(false);
+		expect(executionFinished(null, FINISHED.json.message)).toBe(false);
+	});
+
+	/** The delivery of `clientId` once the sender is done with it. */
+	const settledDelivery = (clientId: string) =>
+		eventually(async () => {
+			const list = (await call(sandbox, 'GET', '/__sandbox/webhooks', { auth: false })).json
+				.deliveries;
+			const d = list.find((x: { subject: string }) => x.subject === clientId);
+			return d && d.status !== 'pending' && d;
+		});
+
+	it.each([
+		['has finished already', FINISHED],
+		['has finished with error', FINISHED_WITH_ERROR],
+	])(
+		'"%s" ends the delivery at its first attempt: delivered, outcome finished, no retry',
+		async (_name, answer) => {
+			const hooks = await receiver([answer, 200]);
+			try {
+				const clientId = await journeyTo(hooks.url);
+				const delivery = await settledDelivery(clientId);
+				expect(delivery).toMatchObject({ status: 'delivered', outcome: 'finished' });
+				expect(delivery.attempts).toHaveLength(1);
+				expect(delivery.attempts[0]).toMatchObject({ status: 409, message: answer.json.message });
+				// the sender returned without scheduling another attempt
+				expect(delivery.attempts[0].nextInMs).toBeUndefined();
+				expect(hooks.received).toHaveLength(1);
+			} finally {
+				await hooks.close();
+			}
+		},
+	);
+
+	it('"is running already" is retried with backoff, like any failure, until n8n says finished', async () => {
+		const hooks = await receiver([RUNNING, RUNNING, FINISHED]);
+		try {
+			const clientId = await journeyTo(hooks.url);
+			const delivery = await settledDelivery(clientId);
+			expect(delivery).toMatchObject({ status: 'delivered', outcome: 'finished' });
+			expect(delivery.attempts.map((a: { status: number }) => a.status)).toEqual([409, 409, 409]);
+			expect(delivery.attempts[0].message).toBe(RUNNING.json.message);
+			expect(delivery.attempts[0].nextInMs).toBeGreaterThanOrEqual(30);
+			expect(delivery.attempts[1].nextInMs).toBeGreaterThanOrEqual(60);
+			expect(hooks.received).toHaveLength(3);
+		} finally {
+			await hooks.close();
+		}
+	});
+
+	it("another receiver's 409 is a failure: retried, and the answer's message is recorded", async () => {
+		const hooks = await receiver([
+			{ status: 409, json: { message: 'Conflict' } },
+			{ status: 503, json: { code: 503, message: 'Database is not ready!' } },
+			409,
+		]);
+		try {
+			const clientId = await journeyTo(hooks.url);
+			const delivery = await settledDelivery(clientId);
+			expect(delivery).toMatchObject({ status: 'delivered', outcome: 'accepted' });
+			expect(
+				delivery.attempts.map((a: { status: number; message?: string }) => [a.status, a.message]),
+			).toEqual([
+				[409, 'Conflict'],
+				[503, 'Database is not ready!'],
+				[409, 'ok'],
+				[200, undefined],
+			]);
+		} finally {
+			await hooks.close();
+		}
 	});
 });

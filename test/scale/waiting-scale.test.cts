@@ -1,13 +1,17 @@
 /**
- * Every waiting execution resumes exactly once. In the real n8n app (SQLite, one main): FINVERIFY_WAITING_LOAD (500)
- * executions wait on Start Journey (Wait for Completion: Until the Service Calls Back); then the sandbox sends
- * each journey's final callback, all of them spread over less than a minute. The sandbox retries the way a real
- * service does (exponential backoff with jitter, Retry-After honoured; here compressed: 2 s doubling up to
- * 1 min, 12 attempts). Asserted: every execution resumed exactly once (success, the waiting node's final item,
- * Done ran once), none still waiting, every callback delivered. The figures (time until all resumed, n8n's peak
- * memory, attempts) are printed at the end. Heavy: `npm run test:scale` (CI runs it; see CONTRIBUTING.md).
+ * Every waiting execution resumes, once. In the real n8n app (SQLite, one main, with the settings
+ * for bursts that `npm start` uses: scripts/lib/n8n-process.js burstEnv) FINVERIFY_WAITING_LOAD (500) executions wait
+ * on Start Journey (Wait for Completion: Until the Service Calls Back); then the sandbox sends each journey's final
+ * callback, all of them spread over less than a minute. The sandbox retries the way a real service does
+ * (exponential backoff with jitter, Retry-After honoured; here compressed: 2 s doubling up to 1 min, 12 attempts)
+ * and ends a delivery on n8n's 409 for an execution that has finished. Asserted: every execution resumed exactly
+ * once (success, the waiting node's final item, Done ran once), none left waiting, in error or stuck `running`,
+ * every callback delivered. The figures (resumed, errors, stuck, time until all resumed, n8n's peak memory,
+ * attempts by answer, load average) are printed at the end, also when the run fails. Heavy: `npm run test:scale`
+ * (CI runs it; see CONTRIBUTING.md).
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 
 import { log, N8nStack, waitFor, type Workflow } from '../e2e/helpers/stack.cjs';
 
@@ -15,6 +19,12 @@ const COUNT = Number(process.env.FINVERIFY_WAITING_LOAD) || 500;
 /** The final callbacks are all triggered within this time (the issue: "within a minute"). */
 const SPREAD_MS = 50_000;
 const IN_FLIGHT = 20;
+/**
+ * Once no callback is in flight any more, executions whose status has not changed for this long are reported as they
+ * are (an execution still `running` then is stuck: nothing will ever resume or end it). Generous on purpose: it only
+ * decides when to stop waiting and report, and the run fails anyway unless all COUNT succeeded.
+ */
+const QUIET_MS = 180_000;
 const NODE = 'Start journey and wait';
 jest.setTimeout(3_600_000);
 
@@ -25,8 +35,9 @@ const figures: Record<string, number | string> = { executions: COUNT };
 type Delivery = {
 	subject: string;
 	status: string;
+	outcome?: string;
 	payload: { status: string };
-	attempts: { status: number | null; error?: string }[];
+	attempts: { status: number | null; error?: string; message?: string }[];
 };
 type Journey = { client_id: string; status: string; webhook_url: string | null };
 
@@ -38,6 +49,12 @@ const journeys = async (): Promise<Journey[]> =>
 	).journeys;
 
 /** Peak resident memory of the n8n process since the last reset (VmHWM), in MB. */
+const load = () =>
+	os
+		.loadavg()
+		.map((l) => Math.round(l * 10) / 10)
+		.join(' ');
+
 const peakMb = (pid: number) =>
 	Math.round(
 		Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024,
@@ -108,48 +125,96 @@ test(`${COUNT} waiting journeys, their ${COUNT} final callbacks within a minute:
 		figures.peakMemoryNote = 'peak since n8n started (could not reset)';
 	}
 	const finals = ['analysis_complete', 'consent_denied', 'expired', 'failed'];
+	figures.loadAverageAtFirstCallback = load();
 	const t1 = Date.now();
 	for (const [i, j] of waiting.entries()) {
 		const due = t1 + (i * SPREAD_MS) / COUNT;
 		if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
 		await stack.control.advanceJourney(j.client_id, finals[i % finals.length]);
 	}
+	// a figure, not an assertion: on a busy machine the sandbox's own calls may take longer than SPREAD_MS
 	figures.secondsToTriggerAllCallbacks = Math.round((Date.now() - t1) / 1000);
-	expect(Date.now() - t1).toBeLessThan(60_000);
 
-	// 3. all resumed: none waiting, COUNT succeeded, no other execution
-	let lastCounts = '';
+	// 3. wait until nothing waits or runs any more, or, once every callback is answered for good, until the statuses
+	// stay the same for QUIET_MS; then report what became of the COUNT executions
+	const finalDeliveries = async () =>
+		((await stack.control.webhooks()) as unknown as Delivery[]).filter((d) =>
+			finals.includes(d.payload.status),
+		);
+	const STATUSES = [
+		'success',
+		'error',
+		'crashed',
+		'canceled',
+		'unknown',
+		'waiting',
+		'running',
+		'new',
+	];
+	let counts: Record<string, number> = {};
+	let lastChange = Date.now();
 	await waitFor(
 		async () => {
-			const [done, still] = await Promise.all([
-				stack.executionCount(wf.id, ['success']),
-				stack.executionCount(wf.id, ['waiting']),
-			]);
-			lastCounts = `${done} succeeded, ${still} waiting`;
-			return done === COUNT && still === 0 ? true : undefined;
+			// one count per status, one after the other: an execution that changes status in between is counted
+			// twice or not at all, so only a look whose counts add up to COUNT decides anything
+			const now: Record<string, number> = {};
+			for (const status of STATUSES) now[status] = await stack.executionCount(wf.id, [status]);
+			if (JSON.stringify(now) !== JSON.stringify(counts)) lastChange = Date.now();
+			counts = now;
+			if (Object.values(now).reduce((a, b) => a + b, 0) !== COUNT) return undefined;
+			const inFlight = (await finalDeliveries()).some((d) => d.status === 'pending');
+			if (now.waiting + now.running + now.new === 0 && !inFlight) return true;
+			return !inFlight && Date.now() - lastChange > QUIET_MS ? true : undefined;
 		},
 		{
-			timeoutMs: 1_200_000,
-			intervalMs: 1000,
-			what: () => `all ${COUNT} resumed (last: ${lastCounts})`,
+			timeoutMs: 1_800_000,
+			intervalMs: 2000,
+			what: () => `all ${COUNT} resumed (last: ${JSON.stringify(counts)})`,
 		},
 	);
-	figures.secondsFromFirstCallbackToAllResumed = Math.round((Date.now() - t1) / 1000);
+	figures.secondsFromFirstCallbackToAllResumed = Math.round((lastChange - t1) / 1000);
+	figures.loadAverageAtEnd = load();
 	figures.n8nPeakMemoryMB = peakMb(pid);
-	expect(await stack.executionCount(wf.id)).toBe(COUNT);
+	figures.resumed = counts.success;
+	figures.errors = counts.error + counts.crashed + counts.canceled + counts.unknown;
+	figures.stuckRunning = counts.running;
+	figures.stillWaiting = counts.waiting + counts.new;
+	figures.lockTimeoutsInLog =
+		fs.readFileSync(stack.logFile(), 'utf8').split('LockAcquireTimeoutError').length - 1;
 
-	// every callback delivered; how many attempts it took (a retry is fine, a give-up is not)
-	const deliveries = ((await stack.control.webhooks()) as unknown as Delivery[]).filter((d) =>
-		finals.includes(d.payload.status),
-	);
-	expect(deliveries).toHaveLength(COUNT);
-	figures.callbacksDelivered = deliveries.filter((d) => d.status === 'delivered').length;
+	// every callback delivered (accepted, or n8n said its execution had finished); what the attempts were answered
+	const deliveries = await finalDeliveries();
+	figures.callbacksAccepted = deliveries.filter((d) => d.outcome === 'accepted').length;
+	figures.callbacksFinishedAlready = deliveries.filter((d) => d.outcome === 'finished').length;
+	figures.callbacksFailed = deliveries.filter((d) => d.status === 'failed').length;
+	figures.callbacksAcceptedAtFirstAttempt = deliveries.filter(
+		(d) => d.attempts.length === 1 && d.attempts[0].status === 200,
+	).length;
 	const attempts = deliveries.flatMap((d) => d.attempts);
 	figures.callbackAttempts = attempts.length;
-	figures.answersOtherThan200 = attempts.filter((a) => a.status !== 200).length;
+	figures.answers200 = attempts.filter((a) => a.status === 200).length;
 	figures.answers503 = attempts.filter((a) => a.status === 503).length;
-	figures.answers409 = attempts.filter((a) => a.status === 409).length;
+	figures.answers409Running = attempts.filter(
+		(a) => a.status === 409 && /running already/.test(a.message ?? ''),
+	).length;
+	figures.answers409Finished = attempts.filter(
+		(a) => a.status === 409 && /has finished/.test(a.message ?? ''),
+	).length;
 	figures.timeouts = attempts.filter((a) => a.status === null).length;
+	// the receivers' words: n8n's, or the node's own 503 when it could not handle a callback yet
+	const messages = new Map<string, number>();
+	for (const a of attempts.filter((x) => x.status !== null && x.status !== 200)) {
+		const key = `${a.status} ${(a.message ?? '').replace(/\d+/g, 'N').slice(0, 80)}`;
+		messages.set(key, (messages.get(key) ?? 0) + 1);
+	}
+	figures.answersByMessage = JSON.stringify(
+		Object.fromEntries([...messages].sort((a, b) => b[1] - a[1]).slice(0, 6)),
+	);
+
+	expect(counts).toEqual({ ...Object.fromEntries(STATUSES.map((x) => [x, 0])), success: COUNT });
+	expect(await stack.executionCount(wf.id)).toBe(COUNT);
+	expect(deliveries).toHaveLength(COUNT);
+	expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
 
 	// exactly once: each execution ran the waiting node's resume and Done once, with its own journey
 	const ids = new Set(waiting.map((j) => j.client_id));

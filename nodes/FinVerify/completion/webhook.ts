@@ -65,18 +65,34 @@ function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWe
 	return { noWebhookResponse: true };
 }
 
-/** The items n8n kept for this waiting node (its input while it waits), read back. */
-function readStoredItems(this: IWebhookFunctions, kind: CompletionKind) {
+/**
+ * The items n8n kept for this waiting node (its input while it waits), as n8n stored them. n8n's
+ * WebhookContext holds them, read from the waiting execution, as `connectionInputData`
+ * (`runExecutionData.executionData.nodeExecutionStack[0].data.main[0]`, the array `$input.all()`
+ * reads): n8n-core 2.41.1 and 1.122.48 (the core of n8n 1.123.81) build it the same way. Reading it
+ * costs nothing; evaluating `{{ $input.all() }}` would take an expression isolate on every callback in
+ * n8n 2.x, even with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE, and, with the workflow setting Binary Mode:
+ * combined, returns each item's json without its pairedItem. The expression stays the fallback for a
+ * context that holds no such array.
+ */
+function storedInput(this: IWebhookFunctions): unknown[] {
+	const held: unknown = Reflect.get(this, 'connectionInputData');
+	if (Array.isArray(held)) return held;
 	let items: unknown;
 	try {
 		items = this.evaluateExpression('{{ $input.all() }}', 0);
 	} catch {
 		items = [];
 	}
-	const list = Array.isArray(items) ? items : [];
-	return list.map((item: unknown) => {
+	return Array.isArray(items) ? items : [];
+}
+
+/** The stored items, each read as a waiting item (or not) with its pairedItem. */
+function readStoredItems(this: IWebhookFunctions, kind: CompletionKind) {
+	return storedInput.call(this).map((item: unknown) => {
 		const source = isObject(item) ? item : {};
-		const json = isObject(source.json) ? source.json : {};
+		// a full item ({ json, pairedItem }); the fallback under Binary Mode: combined gives the json alone
+		const json = isObject(source.json) ? source.json : source;
 		return {
 			stored: readStoredItem(kind, json),
 			pairedItem: source.pairedItem as INodeExecutionData['pairedItem'],

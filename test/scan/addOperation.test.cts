@@ -308,12 +308,12 @@ export async function execute(
 			);
 			copy.insertAfter(
 				index,
-				"\t\t\t\taction: 'Get a company registry record by CIN or LLPIN',\n\t\t\t},\n",
+				"\t\t\t\taction: 'Get company by CIN or LLPIN',\n\t\t\t},\n",
 				`			{
 				name: 'Get Director by DIN',
 				value: 'getDirectorByDin',
 				description: 'Get a director and the companies they direct by DIN',
-				action: 'Get a director and their companies by DIN',
+				action: 'Get director by DIN',
 			},
 `,
 			);
@@ -405,7 +405,7 @@ export function assertDin(ctx: FieldContext, value: unknown, field = 'DIN'): str
 		(copy) => {
 			copy.insertBefore(
 				'test/unit/simplifiedOrder.test.cts',
-				"\t'company.getEntityByPan': [",
+				"\t'company.getEntityByPan': ['status', 'entityType', 'dateOfIncorporation'],",
 				"\t'company.getDirectorByDin': ['designation', 'companyCount'],\n",
 			);
 			const decisions = 'test/unit/drift/decisions.cts';
@@ -422,7 +422,7 @@ export function assertDin(ctx: FieldContext, value: unknown, field = 'DIN'): str
 			copy.insertBefore(
 				'test/unit/aiToolView.test.cts',
 				"\t'company.getEntityByPan': [",
-				"\t'company.getDirectorByDin': [/director/, /\\bDIN\\b/, /companies/],\n",
+				"\t'company.getDirectorByDin': [/director/, /\\bDIN\\b/],\n",
 			);
 		},
 	],
@@ -593,7 +593,8 @@ describe('adding an operation by the recipe (docs/ARCHITECTURE.md)', () => {
 		]);
 		expect({ code: generated.code, out: generated.out }).toEqual({
 			code: 0,
-			out: expect.stringContaining('2 schema files'),
+			// Normalized (v1.0.0), Simplified of version 2 (v2.0.0) and of version 3 (v3.0.0)
+			out: expect.stringContaining('3 schema files'),
 		});
 	});
 

@@ -89,16 +89,12 @@ export function namingDoneItems(
 	const done = results.flatMap((output, itemIndex) =>
 		output && !failed.has(itemIndex) ? [itemIndex] : [],
 	);
-	const ids = [
-		...new Set([
-			...done.flatMap((i) => (results[i] ?? []).flatMap((item) => createdIdsOf(item.json))),
-			...failures.flatMap((f) => f.created),
-		]),
-	];
 	const doneIds = new Set(
 		done.flatMap((i) => (results[i] ?? []).flatMap((item) => createdIdsOf(item.json))),
 	);
-	const failedIds = ids.filter((id) => !doneIds.has(id));
+	const failedIds = [...new Set(failures.flatMap((f) => f.created))].filter(
+		(id) => !doneIds.has(id),
+	);
 	const notes: string[] = [];
 	if (done.length > 0) {
 		const list = `item${done.length > 1 ? 's' : ''} ${done.join(', ')}`;

@@ -54,6 +54,19 @@ const REQUESTED_EXTRAS = [
 // what both shapes of a journey status carry (the reference shape has no account counts)
 const JOURNEY_STATUS = same('status', 'isSuccessful', 'isFinal', 'clientId', 'updatedAt');
 
+// one filed return (Get ITR Data with Split Filings), decision figures first
+const ITR_FILING = [
+	'grossTotalIncome',
+	'taxableIncome',
+	'refundAmount',
+	'demandAmount',
+	'status',
+	'assessmentYear',
+	'form',
+	'filingDate',
+	'pan',
+];
+
 // an ITR analysis job (Start Analysis, Get Analysis Status)
 const ITR_JOB = lead('status', 'isComplete', 'isFinal', 'progress');
 
@@ -155,17 +168,7 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'incomeTaxReturn.getData': (json) =>
 		'assessmentYear' in json
 			? // one item per filing (Split Filings)
-				same(
-					'grossTotalIncome',
-					'taxableIncome',
-					'refundAmount',
-					'demandAmount',
-					'status',
-					'assessmentYear',
-					'form',
-					'filingDate',
-					'pan',
-				)
+				same(...ITR_FILING)
 			: {
 					latestGrossTotalIncome: at('latestFiling.grossTotalIncome'),
 					latestTaxableIncome: at('latestFiling.taxableIncome'),
@@ -304,17 +307,8 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	},
 	'incomeTaxReturn.getData': (json) =>
 		'assessmentYear' in json
-			? same(
-					...VERDICT,
-					'grossTotalIncome',
-					'taxableIncome',
-					'refundAmount',
-					'demandAmount',
-					'status',
-					'assessmentYear',
-					'form',
-					'pan',
-				)
+			? // the verdict in place of the filing date: still at most 10 fields
+				same(...VERDICT, ...ITR_FILING.filter((key) => key !== 'filingDate'))
 			: {
 					decisionReady: at('decisionReady'),
 					incomplete: at('incomplete'),

@@ -1,8 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import type { RequestPolicy } from '../transport';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, isNodeStop } from '../transport';
+import { isNodeStop } from '../transport';
 import { toNodeError } from '../transport/errors';
 import { createdIdsOfError } from '../helpers/createdIds';
 import type { Failure, NodeError } from './failurePolicy';
@@ -15,7 +14,6 @@ import {
 	hintInsteadOfStop,
 	namingDoneItems,
 } from './failurePolicy';
-import { FAILED_ROUNDS_TO_OPEN, RequestGate } from '../transport/gate';
 import * as apiRequest from './apiRequest';
 import * as bankStatementJourney from './bankStatementJourney';
 import * as collectionSession from './collectionSession';
@@ -31,16 +29,10 @@ import * as employment from './employment';
 import * as incomeTaxReturn from './incomeTaxReturn';
 import type { FinVerifyOperation, FinVerifyResource, FinVerifyType } from './node.type';
 import type { Operation, OperationRequest } from './operation';
-import type { OutputMode } from '../helpers/outputChoice';
-import { outputMode, personalDataChoice } from '../helpers/outputChoice';
-import { consentRecord } from '../helpers/consentRecord';
-import type { PullContext } from '../helpers/consentRecord';
-import { withDecision } from '../helpers/normalize/decision';
-import { simplifyOutput } from '../helpers/normalize/simplified';
-import type { IncompleteAnswers } from './incompleteAnswers';
-import { incompleteAnswersOf, incompleteFailure, isIncomplete } from './incompleteAnswers';
-import type { PersonalDataChoice } from '../helpers/personalData';
-import { maskPersonalData } from '../helpers/personalData';
+import type { ItemOutput } from './itemOutput';
+import { itemOutputOf } from './itemOutput';
+import { incompleteFailure, isIncomplete } from './incompleteAnswers';
+import { readRequestSetup } from './requestPolicy';
 
 type Registry = { [R in FinVerifyResource]: Record<FinVerifyOperation<R>, Operation> };
 
@@ -54,22 +46,6 @@ export const registry: Registry = {
 	collectionSession: collectionSession.operations,
 	apiRequest: apiRequest.operations,
 };
-
-const DEFAULT_CONCURRENCY = 3;
-const MAX_TIMEOUT_MS = 3_600_000;
-/** Items in Parallel at most (the rate limit is the real bound: docs/reliability.md, failing fast). */
-const MAX_CONCURRENCY = 100;
-
-/** How the router shapes an item's output, read with the item before anything is sent. */
-interface ItemOutput {
-	mode: OutputMode;
-	/** Version 3's decision operations (Simplified, Normalized): where an incomplete answer goes. */
-	incompleteAnswers?: IncompleteAnswers;
-	/** Absent for Raw output (nothing is masked). */
-	personalData?: PersonalDataChoice;
-	/** A credit pull's Consent Reference, copied into the consent record. */
-	consentReference?: unknown;
-}
 
 /** One input item, read and checked: what its operation sends and how its output is shaped. */
 interface ReadItem {
@@ -104,76 +80,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		await assertCanWaitForCallbacks.call(this, module.completion!, items.length);
 	const callbackWait = waitsForCallbacks ? readCallbackWait.call(this) : undefined;
 
-	// operations that return records have the Output choice; Simplified is picked here, after the
-	// operation, then personal data is masked (every mode but Raw), then a credit pull's consent record
-	// is added (every mode)
-	const key = `${resource}.${operation}`;
-	const typeVersion = this.getNode().typeVersion;
-	const hasOutputChoice = module.description.some((p) => p.name === 'outputMode');
-	const readOutput = (itemIndex: number): ItemOutput => {
-		const mode = hasOutputChoice ? outputMode(this, itemIndex) : 'raw';
-		return {
-			mode,
-			incompleteAnswers: incompleteAnswersOf(this, key, mode),
-			personalData: mode !== 'raw' ? personalDataChoice(this, itemIndex) : undefined,
-			consentReference:
-				module.consentPurpose !== undefined
-					? this.getNodeParameter('consentReference', itemIndex, '')
-					: undefined,
-		};
-	};
-	const pull: PullContext = {
-		workflowId: this.getWorkflow().id ?? null,
-		workflowName: this.getWorkflow().name ?? null,
-		executionId: this.getExecutionId() ?? null,
-		nodeName: this.getNode().name,
-	};
-	const shapeOutput = (json: IDataObject, output: ItemOutput, sentAt: Date): IDataObject => {
-		let shaped = json;
-		// version 3: the verdict leads the Normalized record, and Simplified keeps it
-		if (output.incompleteAnswers) shaped = withDecision(key, shaped);
-		if (output.mode === 'simplified') shaped = simplifyOutput(key, shaped, typeVersion);
-		if (output.personalData) shaped = maskPersonalData(shaped, output.personalData);
-		if (module.consentPurpose !== undefined) {
-			shaped = {
-				...shaped,
-				consentRecord: consentRecord(
-					module.consentPurpose,
-					key,
-					sentAt,
-					pull,
-					output.consentReference,
-				),
-			};
-		}
-		return shaped;
-	};
-
-	const options = this.getNodeParameter('requestOptions', 0, {}) as IDataObject;
-	const concurrency = Math.max(
-		1,
-		Math.min(Number(options.concurrency ?? DEFAULT_CONCURRENCY) || 1, MAX_CONCURRENCY),
-	);
-	const policy: RequestPolicy = {
-		// an empty or too small timeout (e.g. from an expression) would mean "wait forever"
-		// and one above an hour is cut to an hour (timers overflow past ~24.8 days into 1 ms)
-		timeoutMs:
-			Number(options.timeout) >= 1000
-				? Math.min(Number(options.timeout), MAX_TIMEOUT_MS)
-				: DEFAULT_TIMEOUT_MS,
-		maxRetries: Number.isInteger(Number(options.maxRetries ?? DEFAULT_MAX_RETRIES))
-			? Number(options.maxRetries ?? DEFAULT_MAX_RETRIES)
-			: DEFAULT_MAX_RETRIES,
-	};
-	// one gate for all items of this execution: a rejected credential, an outage or a 429 storm
-	// holds back every item (transport/gate.ts)
-	const attemptsPerItem = Math.max(0, Math.min(policy.maxRetries!, MAX_RETRIES)) + 1;
-	policy.gate = new RequestGate({
-		rateLimitedRoundsToStop: attemptsPerItem,
-		// one item's whole retry schedule, and never fewer than 3 rounds
-		failedRoundsToOpen: Math.max(FAILED_ROUNDS_TO_OPEN, attemptsPerItem),
-		wait: async (ms) => await sleep(ms),
-	});
+	// how each item's answer is shaped (actions/itemOutput.ts) and how its requests are sent
+	// (actions/requestPolicy.ts): read once, before either pass
+	const itemOutput = itemOutputOf(this, `${resource}.${operation}`, module);
+	const { options, concurrency, policy } = readRequestSetup(this);
 
 	// Outputs n8n computed from the parameters (FinVerify.node.ts, configuredOutputs): Success or
 	// Complete first, then Incomplete and Failed where version 3 asks for them; n8n's error output, when
@@ -197,7 +107,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			read[itemIndex] = {
 				request: module.read.call(this, itemIndex),
-				output: readOutput(itemIndex),
+				output: itemOutput.read(itemIndex),
 			};
 		} catch (error) {
 			const nodeError = toNodeError(this.getNode(), error, itemIndex);
@@ -224,7 +134,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				const output = await module.execute.call(this, item.request, policy, itemIndex);
 				const shaped = output.map((outputItem) => ({
 					...outputItem,
-					json: shapeOutput(outputItem.json, item.output, sentAt),
+					json: itemOutput.shape(outputItem.json, item.output, sentAt),
 					pairedItem: { item: itemIndex },
 				}));
 				if (item.output.incompleteAnswers === 'fail') {

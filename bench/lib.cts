@@ -5,7 +5,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import path from 'node:path';
 
 export const REPO = path.resolve(__dirname, '..');
@@ -26,27 +25,18 @@ export const settings = {
 	app: process.env.BENCH_APP !== '0',
 };
 
-/** npm start's ports (scripts/lib/places.js: 5678, 5679, 4010): a benchmark never takes them. */
+/** Free ports below the ephemeral range, reserved across the runs on this machine. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS script (JSDoc-typed)
-const { RESERVED_PORTS } = require('../scripts/lib/places.js') as {
-	RESERVED_PORTS: readonly number[];
-};
+const { freePort } = require('../scripts/lib/ports.js') as { freePort: () => Promise<number> };
 
-/** A port from BENCH_<NAME>_PORT, or a free one on 127.0.0.1 (never one of RESERVED_PORTS). */
+/**
+ * A port from BENCH_<NAME>_PORT, or a free one on 127.0.0.1 reserved for this run (never one of
+ * RESERVED_PORTS, never in the ephemeral range: scripts/lib/ports.js).
+ */
 export async function portFor(name: string): Promise<number> {
 	const fixed = process.env[`BENCH_${name.toUpperCase()}_PORT`];
 	if (fixed) return Number(fixed);
-	for (;;) {
-		const port = await new Promise<number>((resolve, reject) => {
-			const probe = net.createServer();
-			probe.once('error', reject);
-			probe.listen(0, '127.0.0.1', () => {
-				const { port: free } = probe.address() as net.AddressInfo;
-				probe.close(() => resolve(free));
-			});
-		});
-		if (!RESERVED_PORTS.includes(port)) return port;
-	}
+	return await freePort();
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -10,7 +10,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -19,6 +18,7 @@ import { SandboxControl, startTestSandbox } from '../../harness/sandbox.cjs';
 /* eslint-disable @typescript-eslint/no-require-imports */
 const lib = require('../../../scripts/n8n-env.js');
 const { ensureRuntime } = require('../../../scripts/runtime.js');
+const ports = require('../../../scripts/lib/ports.js');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -57,31 +57,12 @@ export interface Example {
 const log = (m: string) => process.stdout.write(`[e2e] ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A free TCP port on 127.0.0.1 (asked from the OS, then released). */
-export function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const srv = net.createServer();
-		srv.once('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address() as net.AddressInfo;
-			srv.close(() => resolve(port));
-		});
-	});
-}
-
-/** `n` different free ports, none of them npm start's (lib.RESERVED_PORTS: 5678, 5679, 4010). */
-export async function freePorts(n: number): Promise<number[]> {
-	const taken = new Set<number>(lib.RESERVED_PORTS);
-	const out: number[] = [];
-	while (out.length < n) {
-		const p = await freePort();
-		if (!taken.has(p)) {
-			taken.add(p);
-			out.push(p);
-		}
-	}
-	return out;
-}
+/**
+ * Free ports for the processes a suite starts: below the kernel's ephemeral range and reserved across the
+ * runs on this machine (scripts/lib/ports.js), so a port is not taken between the pick and the bind.
+ */
+export const freePort: () => Promise<number> = ports.freePort;
+export const freePorts: (n: number) => Promise<number[]> = ports.freePorts;
 
 function newestMtime(dir: string, filter: (f: string) => boolean): number {
 	let newest = 0;

@@ -20,7 +20,8 @@ import { schemaPath } from '../../contract/outputSchemas.cjs';
 import { RESPONSES } from '../../contract/responses.cjs';
 import { DECISIONS } from './decisions.cjs';
 import type { DecisionTable, Decisions } from './decisions.cjs';
-import { applyMutation, candidates, pathText, pick } from './mutations.cjs';
+import { decide, hasDecision } from '../../../nodes/FinVerify/helpers/normalize/decision';
+import { applyMutation, candidates, pathText, pick, structural } from './mutations.cjs';
 import type { Mutation } from './mutations.cjs';
 import { seeds } from './seeds.cjs';
 
@@ -32,6 +33,9 @@ interface Outcome {
 	rejected: string[] | null;
 	decisions: Decisions;
 	items: IDataObject[];
+	/** Version 3's verdict of a decision operation (null for the others). */
+	verdict: { decisionReady: boolean; incomplete: string[] } | null;
+	normalized: unknown;
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -46,27 +50,71 @@ function validatorFor(operation: string, mode: 'normalized' | 'simplified'): Val
 	return validators.get(key) as ValidateFunction;
 }
 
+const REJECTED = { decisions: {}, items: [], verdict: null, normalized: null };
+
+/** Version 3's verdict and its aggregates (the worst days past due, statusCategory…) of a record. */
+function verdictOf(operation: string, normalized: unknown) {
+	if (!hasDecision(operation) || Array.isArray(normalized)) return null;
+	return decide(operation, normalized as IDataObject);
+}
+
 function run(
+	operation: string,
 	normalize: (body: unknown) => unknown,
 	table: DecisionTable,
 	body: IDataObject,
 ): Outcome {
 	// the transport fails an answer without the operation's identifying facts
 	const missing = missingField(body, table.required);
-	if (missing !== undefined) return { rejected: [missing], decisions: {}, items: [] };
+	if (missing !== undefined) return { rejected: [missing], ...REJECTED };
 	let normalized: unknown;
 	try {
 		normalized = normalize(body);
 	} catch (error) {
 		// the normalizer itself refuses the answer: an error, never a silent value
-		return { rejected: [(error as Error).message], decisions: {}, items: [] };
+		return { rejected: [(error as Error).message], ...REJECTED };
 	}
 	const items = (Array.isArray(normalized) ? normalized : [normalized]) as IDataObject[];
+	const verdict = verdictOf(operation, normalized);
+	const aggregates: Decisions = {};
+	if (verdict)
+		for (const [key, value] of Object.entries(verdict))
+			if (key !== 'decisionReady' && key !== 'incomplete') aggregates[`verdict.${key}`] = value;
 	return {
 		rejected: null,
-		decisions: table.fields(normalized),
+		decisions: { ...table.fields(normalized), ...aggregates },
 		items,
+		verdict: verdict && { decisionReady: verdict.decisionReady, incomplete: verdict.incomplete },
+		normalized,
 	};
+}
+
+/**
+ * The decision fields version 3's verdict stands on, for one undrifted record: those whose null makes
+ * `decisionReady` false (found by nulling each in a copy of the record, so the list follows decision.ts).
+ */
+function verdictFacts(operation: string, normalized: unknown, fields: Decisions): Set<string> {
+	const out = new Set<string>();
+	const base = verdictOf(operation, normalized);
+	if (!base?.decisionReady) return out;
+	for (const field of Object.keys(fields)) {
+		const path = field.split('.').flatMap((p) => {
+			const m = /^(.*)\[([^\]]*)\]$/.exec(p);
+			return m ? [m[1], m[2]] : [p];
+		});
+		const copy = structuredClone(normalized) as IDataObject;
+		let holder: unknown = copy;
+		for (const key of path.slice(0, -1)) {
+			if (Array.isArray(holder)) {
+				const list = holder as IDataObject[];
+				holder = list.find((e) => String(e.bureau) === key) ?? list[Number(key)];
+			} else holder = (holder as IDataObject | undefined)?.[key];
+		}
+		if (typeof holder !== 'object' || holder === null) continue;
+		(holder as IDataObject)[path[path.length - 1]] = null;
+		if (verdictOf(operation, copy)?.decisionReady === false) out.add(field);
+	}
+	return out;
 }
 
 const same = (a: unknown, b: unknown, caseInsensitive: boolean) =>
@@ -87,6 +135,8 @@ interface Finding {
 interface OperationReport {
 	operation: string;
 	bodies: number;
+	/** Of which structural drifts (null lists and objects, null entries, blanks, codes, HTML). */
+	structural: number;
 	checked: number;
 	silent: Finding[];
 	schemaFailures: string[];
@@ -99,26 +149,30 @@ function driftOperation(operation: string): OperationReport {
 	const report: OperationReport = {
 		operation,
 		bodies: 0,
+		structural: 0,
 		checked: 0,
 		silent: [],
 		schemaFailures: [],
 	};
 	const operationSeeds = seeds().filter((s) => s.operation === operation);
 	operationSeeds.forEach((seed, seedIndex) => {
-		const base = run(contract.normalize, table, seed.body);
+		const base = run(operation, contract.normalize, table, seed.body);
 		if (base.rejected)
 			throw new Error(
 				`${operation} ${seed.label}: the undrifted body is rejected: ${base.rejected}`,
 			);
-		const mutations = pick(
+		const facts = verdictFacts(operation, base.normalized, base.decisions);
+		const sampled = pick(
 			candidates(seed.body, contract.normalize),
 			PER_SEED,
 			SEED * 1000 + seedIndex,
 		);
-		for (const mutation of mutations) {
+		const every = structural(seed.body, contract.normalize);
+		report.structural += every.length;
+		for (const mutation of [...sampled, ...every]) {
 			report.bodies++;
-			const drifted = run(contract.normalize, table, applyMutation(seed.body, mutation));
-			checkDecisions(report, table, seed.label, mutation, base, drifted);
+			const drifted = run(operation, contract.normalize, table, applyMutation(seed.body, mutation));
+			checkDecisions(report, table, seed.label, mutation, base, drifted, facts);
 			checkSchemas(report, operation, seed.label, mutation, drifted);
 		}
 	});
@@ -132,7 +186,21 @@ function checkDecisions(
 	mutation: Mutation,
 	base: Outcome,
 	drifted: Outcome,
+	facts: Set<string>,
 ) {
+	const where = `${mutation.kind} ${pathText(mutation.path)}${mutation.value === undefined ? '' : ` = ${JSON.stringify(mutation.value)}`}`;
+	if (base.verdict && !drifted.rejected) {
+		report.checked++;
+		// version 3: an answer the node knows less of is never more ready than the undrifted one
+		if (!base.verdict.decisionReady && drifted.verdict?.decisionReady)
+			report.silent.push({
+				seed,
+				mutation: where,
+				field: 'decisionReady',
+				before: false,
+				after: true,
+			});
+	}
 	for (const [field, before] of Object.entries(base.decisions)) {
 		report.checked++;
 		// the undrifted answer leaves it unknown: no definite value to contradict
@@ -140,12 +208,23 @@ function checkDecisions(
 		// an answer the operation fails with an error naming what is missing: unknown, said loudly
 		if (drifted.rejected) continue;
 		const after = drifted.decisions[field];
-		if (after === null || after === undefined) continue;
+		if (after === null || after === undefined) {
+			// a fact of version 3's verdict became unknown: the verdict must say so
+			if (facts.has(field) && drifted.verdict?.decisionReady !== false)
+				report.silent.push({
+					seed,
+					mutation: where,
+					field: `${field} unknown but decisionReady`,
+					before,
+					after: drifted.verdict?.decisionReady,
+				});
+			continue;
+		}
 		const insensitive = (table.caseInsensitive ?? []).includes(field.replace(/\[[^\]]*\]/g, ''));
 		if (same(before, after, insensitive)) continue;
 		report.silent.push({
 			seed,
-			mutation: `${mutation.kind} ${pathText(mutation.path)}`,
+			mutation: where,
 			field,
 			before,
 			after,

@@ -23,6 +23,8 @@ import type { DecisionTable, Decisions } from './decisions.cjs';
 import { decide, hasDecision } from '../../../nodes/FinVerify/helpers/normalize/decision';
 import { applyMutation, candidates, pathText, pick, structural } from './mutations.cjs';
 import type { Mutation } from './mutations.cjs';
+import { overNulling } from './overNulling.cjs';
+import type { OverNullReport } from './overNulling.cjs';
 import { seeds } from './seeds.cjs';
 
 const SEED = Number(process.env.DRIFT_SEED ?? 24);
@@ -140,6 +142,7 @@ interface OperationReport {
 	checked: number;
 	silent: Finding[];
 	schemaFailures: string[];
+	overNull: OverNullReport;
 }
 
 function driftOperation(operation: string): OperationReport {
@@ -153,8 +156,13 @@ function driftOperation(operation: string): OperationReport {
 		checked: 0,
 		silent: [],
 		schemaFailures: [],
+		overNull: { checked: 0, answers: 0, withSources: 0, overNulled: [] },
 	};
 	const operationSeeds = seeds().filter((s) => s.operation === operation);
+	report.overNull = overNulling(operationSeeds, contract.normalize, (body) => {
+		const outcome = run(operation, contract.normalize, table, body);
+		return outcome.rejected ? null : outcome.decisions;
+	});
 	operationSeeds.forEach((seed, seedIndex) => {
 		const base = run(operation, contract.normalize, table, seed.body);
 		if (base.rejected)
@@ -258,12 +266,13 @@ afterAll(() => {
 	const sum = (f: (r: OperationReport) => number) => reports.reduce((t, r) => t + f(r), 0);
 	const lines = reports.map(
 		(r) =>
-			`  ${r.operation.padEnd(40)} bodies ${String(r.bodies).padStart(4)} · fields checked ${String(r.checked).padStart(6)} · silent changes ${r.silent.length} · schema failures ${r.schemaFailures.length}`,
+			`  ${r.operation.padEnd(40)} bodies ${String(r.bodies).padStart(5)} (structural ${String(r.structural).padStart(5)}) · fields checked ${String(r.checked).padStart(6)} · silent changes ${r.silent.length} · schema failures ${r.schemaFailures.length} · null decision fields of complete answers ${String(r.overNull.checked).padStart(4)} · over-nulled ${r.overNull.overNulled.length}`,
 	);
 	console.log(
 		[
-			`drift (seed ${SEED}): ${sum((r) => r.bodies)} drifted bodies, ${sum((r) => r.checked)} decision fields checked, ` +
-				`${sum((r) => r.silent.length)} silent changes, ${sum((r) => r.schemaFailures.length)} schema failures`,
+			`drift (seed ${SEED}): ${sum((r) => r.bodies)} drifted bodies (${sum((r) => r.structural)} structural: null lists and objects, null entries, emptied lists, blanks, status codes, HTML), ` +
+				`${sum((r) => r.checked)} decision fields checked, ${sum((r) => r.silent.length)} silent changes, ${sum((r) => r.schemaFailures.length)} schema failures; ` +
+				`over-nulling: ${sum((r) => r.overNull.checked)} null decision fields of ${sum((r) => r.overNull.answers)} complete answers checked against their sources, ${sum((r) => r.overNull.overNulled.length)} over-nulled`,
 			...lines,
 		].join('\n'),
 	);
@@ -286,6 +295,14 @@ describe.each(operations)('%s', (operation) => {
 			(f) => `${f.seed} · ${f.mutation} · ${f.field}: ${show(f.before)} → ${show(f.after)}`,
 		);
 		expect(readable).toEqual([]);
+	});
+
+	test('complete answers: no field is null whose fact the answer carries (over-nulling)', () => {
+		expect(
+			report.overNull.overNulled.map(
+				(o) => `${o.seed} · ${o.field} null, the answer carries ${o.source}`,
+			),
+		).toEqual([]);
 	});
 
 	test('drifted outputs validate against the output schemas', () => {

@@ -243,7 +243,7 @@ function passbookEntries(list: unknown): PassbookEntry[] {
 					toIsoMonth(toIsoDate(first(p.date, p.period))),
 				establishmentId: toUpperText(p.establishment_id),
 				memberId: toUpperText(p.member_id),
-				wages: toNumber(first(p.wages, p.wage)),
+				wages: toNumber(first(p.wages, p.wage, p.epf_wages)),
 				employeeShare: toNumber(p.employee_share),
 				employerShare: toNumber(p.employer_share),
 				pensionShare: toNumber(p.pension_share),
@@ -305,8 +305,9 @@ export function normalizeEpfo(body: unknown, sentMobile: string | null = null): 
 			dateOfBirth: toIsoDate(first(profile.date_of_birth, profile.dob)),
 			gender: toGender(profile.gender),
 			email: toText(profile.email),
-			panLinked: toBoolean(profile.pan_linked),
-			aadhaarLinked: toBoolean(profile.aadhaar_linked),
+			// the inner names are not documented: the linkage is also sent as `*_verified`
+			panLinked: toBoolean(first(profile.pan_linked, profile.pan_verified)),
+			aadhaarLinked: toBoolean(first(profile.aadhaar_linked, profile.aadhaar_verified)),
 			kycVerified: toBoolean(profile.kyc_verified),
 		},
 		currentEmployer: currentEmployerOf(jobs),
@@ -572,6 +573,7 @@ function referenceCredit(crif: IDataObject): CreditSummary {
 	const lineOf = (index: number) => (linesMatch ? (lines as string[])[index] : undefined);
 	const accounts: CreditAccount[] = rawAccounts.map((raw, index) => {
 		const a = asObject(raw);
+		const own = ownHistory(a);
 		return {
 			type: toText(a.account_type),
 			lender: toText(a.lender_name),
@@ -583,7 +585,7 @@ function referenceCredit(crif: IDataObject): CreditSummary {
 			outstandingAmount: toNumber(a.outstanding_amount),
 			emiAmount: toNumber(a.emi_amount),
 			overdueAmount: toNumber(a.overdue_amount),
-			...historyFacts(lineOf(index) ?? ownHistory(a)),
+			...historyFacts(lineOf(index) ?? own),
 		};
 	});
 	// the report's histories, else every account's own; never an account's current days past due

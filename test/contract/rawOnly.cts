@@ -110,10 +110,6 @@ export const RAW_ONLY: Record<string, RawOnly[]> = {
 		},
 		{ path: 'data.result.joint_ventures', reason: 'Joint ventures (a list of names and shares).' },
 		{
-			path: 'data.result.director_network[].network.llps[]',
-			reason: 'LLPs of a director: counted in directorNetwork[].llpCount.',
-		},
-		{
 			path: 'data.result.shareholdings',
 			reason: 'Shareholding by category: the latest totals are kept in shareholdingSummary.',
 		},
@@ -140,7 +136,6 @@ export const RAW_ONLY: Record<string, RawOnly[]> = {
 			'data.result.financials[].auditor.firm_registration_number',
 			'data.result.*_entities',
 			'data.result.joint_ventures',
-			'data.result.director_network[].network.llps[]',
 			'data.result.shareholdings',
 		].map((path) => ({ path, reason: 'As for the company record (CompanySample).' })),
 		{

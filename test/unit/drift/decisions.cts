@@ -31,11 +31,13 @@ import {
 	JOB_STATUS_REQUIRED,
 	PASSWORD_RESET_REQUIRED,
 } from '../../../nodes/FinVerify/helpers/normalize/incomeTax';
+import { JOURNEY_STATUS_REQUIRED } from '../../../nodes/FinVerify/helpers/normalize/journey';
 import {
-	ANALYSIS_REQUIRED,
-	JOURNEY_STATUS_REQUIRED,
-	STATEMENT_REQUIRED,
-} from '../../../nodes/FinVerify/helpers/normalize/journey';
+	ANALYSIS_FACTS,
+	ITR_DATA_FACTS,
+	MULTI_BUREAU_FACTS,
+	STATEMENT_FACTS,
+} from '../../../nodes/FinVerify/helpers/answerFacts';
 import type { RequiredField } from '../../../nodes/FinVerify/transport';
 
 export type Decisions = Record<string, unknown>;
@@ -46,7 +48,7 @@ export interface DecisionTable {
 	/**
 	 * The facts an answer must carry to identify its subject: the operation's requiredField (the
 	 * transport fails an answer without any of them with INCOMPLETE_RESPONSE, naming them), so a drift
-	 * that leads there is no silent change. The same constant the operation passes.
+	 * that leads there is no silent change. The same constants the operation passes.
 	 */
 	required?: RequiredField;
 	/** Fields compared without regard to case (names: "ACME PVT LTD" is "Acme Pvt Ltd"). */
@@ -86,6 +88,14 @@ function each(
 
 const BUREAU_FIELDS = ['score', 'scoreKind', 'maxDaysPastDue', 'delinquentMonths', 'accountCount'];
 
+/** The registry's counts and the latest year's figures (a null entry must not shift or shrink them). */
+const REGISTRY_FIELDS = [
+	'employeeCount',
+	'latestFinancials.yearEnd',
+	'latestFinancials.revenue',
+	'latestFinancials.profitAfterTax',
+	'shareholdingSummary.financialYear',
+];
 const COMPANY_FIELDS = [
 	'status',
 	'dateOfIncorporation',
@@ -93,6 +103,7 @@ const COMPANY_FIELDS = [
 	'authorisedCapital',
 	'companyType',
 	'listed',
+	...REGISTRY_FIELDS,
 ];
 const LLP_FIELDS = [
 	'status',
@@ -101,7 +112,11 @@ const LLP_FIELDS = [
 	'creditRating',
 	'openChargeCount',
 	'chargeHolders',
+	'creditRatingCount',
+	'legalCaseCount',
+	...REGISTRY_FIELDS,
 ];
+
 const JOB_FIELDS = ['status', 'isComplete', 'isFinal', 'progress'];
 const STATEMENT_ACCOUNT_FIELDS = [
 	'status',
@@ -131,7 +146,7 @@ export const DECISIONS: Record<string, DecisionTable> = {
 			...pick(n, ['lowestScore', 'highestScore']),
 			...each(get(n, 'bureaus'), 'bureaus', BUREAU_FIELDS, (b) => String(b.bureau)),
 		}),
-		required: MULTI_BUREAU_REQUIRED,
+		required: [MULTI_BUREAU_REQUIRED, MULTI_BUREAU_FACTS],
 	},
 	'creditReport.getCommercialReport': {
 		fields: (n) => pick(n, ['success', 'reportSize']),
@@ -140,8 +155,13 @@ export const DECISIONS: Record<string, DecisionTable> = {
 	'company.getByCin': {
 		fields: (n) => pick(n, 'cin' in obj(n) ? COMPANY_FIELDS : LLP_FIELDS),
 		required: COMPANY_REQUIRED,
+		caseInsensitive: ['shareholdingSummary.financialYear'],
 	},
-	'company.getLlpByLlpin': { fields: (n) => pick(n, LLP_FIELDS), required: LLP_REQUIRED },
+	'company.getLlpByLlpin': {
+		fields: (n) => pick(n, LLP_FIELDS),
+		required: LLP_REQUIRED,
+		caseInsensitive: ['shareholdingSummary.financialYear'],
+	},
 	'company.getEntityByPan': {
 		fields: (n) => pick(n, ['status', 'entityType', 'dateOfIncorporation']),
 		required: ENTITY_REQUIRED,
@@ -159,6 +179,10 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'contributions.lastContributionMonth',
 				'contributions.averageMonthlyWage',
 				'contributions.latestMonthlyWage',
+				'passbookTotals.entries',
+				'passbookTotals.total',
+				'member.panLinked',
+				'member.aadhaarLinked',
 			]),
 		}),
 		required: EPFO_REQUIRED,
@@ -192,7 +216,7 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'latestFiling.assessmentYear',
 				'filingCount',
 			]),
-		required: ITR_DATA_REQUIRED,
+		required: [ITR_DATA_REQUIRED, ITR_DATA_FACTS],
 	},
 	'incomeTaxReturn.resetPortalPassword': {
 		fields: (n) => pick(n, ['status']),
@@ -208,7 +232,7 @@ export const DECISIONS: Record<string, DecisionTable> = {
 			...pick(n, ['status', 'totalAccounts', 'totalTransactions']),
 			...each(get(n, 'accounts'), 'accounts', STATEMENT_ACCOUNT_FIELDS),
 		}),
-		required: STATEMENT_REQUIRED,
+		required: STATEMENT_FACTS,
 	},
 	'bankStatementJourney.getAnalysis': {
 		fields: (n) => ({
@@ -235,7 +259,7 @@ export const DECISIONS: Record<string, DecisionTable> = {
 				'totalCredits',
 			]),
 		}),
-		required: ANALYSIS_REQUIRED,
+		required: ANALYSIS_FACTS,
 	},
 	'collectionSession.create': { fields: (n) => pick(n, ['status', 'isFinal']) },
 };

@@ -20,8 +20,11 @@ import { schemaPath } from '../../contract/outputSchemas.cjs';
 import { RESPONSES } from '../../contract/responses.cjs';
 import { DECISIONS } from './decisions.cjs';
 import type { DecisionTable, Decisions } from './decisions.cjs';
-import { applyMutation, candidates, pathText, pick } from './mutations.cjs';
+import { decide, hasDecision } from '../../../nodes/FinVerify/helpers/normalize/decision';
+import { applyMutation, candidates, pathText, pick, structural } from './mutations.cjs';
 import type { Mutation } from './mutations.cjs';
+import { overNulling } from './overNulling.cjs';
+import type { OverNullReport } from './overNulling.cjs';
 import { seeds } from './seeds.cjs';
 
 const SEED = Number(process.env.DRIFT_SEED ?? 24);
@@ -32,6 +35,9 @@ interface Outcome {
 	rejected: string[] | null;
 	decisions: Decisions;
 	items: IDataObject[];
+	/** Version 3's verdict of a decision operation (null for the others). */
+	verdict: { decisionReady: boolean; incomplete: string[] } | null;
+	normalized: unknown;
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -46,27 +52,71 @@ function validatorFor(operation: string, mode: 'normalized' | 'simplified'): Val
 	return validators.get(key) as ValidateFunction;
 }
 
+const REJECTED = { decisions: {}, items: [], verdict: null, normalized: null };
+
+/** Version 3's verdict and its aggregates (the worst days past due, statusCategory…) of a record. */
+function verdictOf(operation: string, normalized: unknown) {
+	if (!hasDecision(operation) || Array.isArray(normalized)) return null;
+	return decide(operation, normalized as IDataObject);
+}
+
 function run(
+	operation: string,
 	normalize: (body: unknown) => unknown,
 	table: DecisionTable,
 	body: IDataObject,
 ): Outcome {
 	// the transport fails an answer without the operation's identifying facts
 	const missing = missingField(body, table.required);
-	if (missing !== undefined) return { rejected: [missing], decisions: {}, items: [] };
+	if (missing !== undefined) return { rejected: [missing], ...REJECTED };
 	let normalized: unknown;
 	try {
 		normalized = normalize(body);
 	} catch (error) {
 		// the normalizer itself refuses the answer: an error, never a silent value
-		return { rejected: [(error as Error).message], decisions: {}, items: [] };
+		return { rejected: [(error as Error).message], ...REJECTED };
 	}
 	const items = (Array.isArray(normalized) ? normalized : [normalized]) as IDataObject[];
+	const verdict = verdictOf(operation, normalized);
+	const aggregates: Decisions = {};
+	if (verdict)
+		for (const [key, value] of Object.entries(verdict))
+			if (key !== 'decisionReady' && key !== 'incomplete') aggregates[`verdict.${key}`] = value;
 	return {
 		rejected: null,
-		decisions: table.fields(normalized),
+		decisions: { ...table.fields(normalized), ...aggregates },
 		items,
+		verdict: verdict && { decisionReady: verdict.decisionReady, incomplete: verdict.incomplete },
+		normalized,
 	};
+}
+
+/**
+ * The decision fields version 3's verdict stands on, for one undrifted record: those whose null makes
+ * `decisionReady` false (found by nulling each in a copy of the record, so the list follows decision.ts).
+ */
+function verdictFacts(operation: string, normalized: unknown, fields: Decisions): Set<string> {
+	const out = new Set<string>();
+	const base = verdictOf(operation, normalized);
+	if (!base?.decisionReady) return out;
+	for (const field of Object.keys(fields)) {
+		const path = field.split('.').flatMap((p) => {
+			const m = /^(.*)\[([^\]]*)\]$/.exec(p);
+			return m ? [m[1], m[2]] : [p];
+		});
+		const copy = structuredClone(normalized) as IDataObject;
+		let holder: unknown = copy;
+		for (const key of path.slice(0, -1)) {
+			if (Array.isArray(holder)) {
+				const list = holder as IDataObject[];
+				holder = list.find((e) => String(e.bureau) === key) ?? list[Number(key)];
+			} else holder = (holder as IDataObject | undefined)?.[key];
+		}
+		if (typeof holder !== 'object' || holder === null) continue;
+		(holder as IDataObject)[path[path.length - 1]] = null;
+		if (verdictOf(operation, copy)?.decisionReady === false) out.add(field);
+	}
+	return out;
 }
 
 const same = (a: unknown, b: unknown, caseInsensitive: boolean) =>
@@ -87,9 +137,12 @@ interface Finding {
 interface OperationReport {
 	operation: string;
 	bodies: number;
+	/** Of which structural drifts (null lists and objects, null entries, blanks, codes, HTML). */
+	structural: number;
 	checked: number;
 	silent: Finding[];
 	schemaFailures: string[];
+	overNull: OverNullReport;
 }
 
 function driftOperation(operation: string): OperationReport {
@@ -99,26 +152,35 @@ function driftOperation(operation: string): OperationReport {
 	const report: OperationReport = {
 		operation,
 		bodies: 0,
+		structural: 0,
 		checked: 0,
 		silent: [],
 		schemaFailures: [],
+		overNull: { checked: 0, answers: 0, withSources: 0, overNulled: [] },
 	};
 	const operationSeeds = seeds().filter((s) => s.operation === operation);
+	report.overNull = overNulling(operationSeeds, contract.normalize, (body) => {
+		const outcome = run(operation, contract.normalize, table, body);
+		return outcome.rejected ? null : outcome.decisions;
+	});
 	operationSeeds.forEach((seed, seedIndex) => {
-		const base = run(contract.normalize, table, seed.body);
+		const base = run(operation, contract.normalize, table, seed.body);
 		if (base.rejected)
 			throw new Error(
 				`${operation} ${seed.label}: the undrifted body is rejected: ${base.rejected}`,
 			);
-		const mutations = pick(
+		const facts = verdictFacts(operation, base.normalized, base.decisions);
+		const sampled = pick(
 			candidates(seed.body, contract.normalize),
 			PER_SEED,
 			SEED * 1000 + seedIndex,
 		);
-		for (const mutation of mutations) {
+		const every = structural(seed.body, contract.normalize);
+		report.structural += every.length;
+		for (const mutation of [...sampled, ...every]) {
 			report.bodies++;
-			const drifted = run(contract.normalize, table, applyMutation(seed.body, mutation));
-			checkDecisions(report, table, seed.label, mutation, base, drifted);
+			const drifted = run(operation, contract.normalize, table, applyMutation(seed.body, mutation));
+			checkDecisions(report, table, seed.label, mutation, base, drifted, facts);
 			checkSchemas(report, operation, seed.label, mutation, drifted);
 		}
 	});
@@ -132,7 +194,21 @@ function checkDecisions(
 	mutation: Mutation,
 	base: Outcome,
 	drifted: Outcome,
+	facts: Set<string>,
 ) {
+	const where = `${mutation.kind} ${pathText(mutation.path)}${mutation.value === undefined ? '' : ` = ${JSON.stringify(mutation.value)}`}`;
+	if (base.verdict && !drifted.rejected) {
+		report.checked++;
+		// version 3: an answer the node knows less of is never more ready than the undrifted one
+		if (!base.verdict.decisionReady && drifted.verdict?.decisionReady)
+			report.silent.push({
+				seed,
+				mutation: where,
+				field: 'decisionReady',
+				before: false,
+				after: true,
+			});
+	}
 	for (const [field, before] of Object.entries(base.decisions)) {
 		report.checked++;
 		// the undrifted answer leaves it unknown: no definite value to contradict
@@ -140,12 +216,23 @@ function checkDecisions(
 		// an answer the operation fails with an error naming what is missing: unknown, said loudly
 		if (drifted.rejected) continue;
 		const after = drifted.decisions[field];
-		if (after === null || after === undefined) continue;
+		if (after === null || after === undefined) {
+			// a fact of version 3's verdict became unknown: the verdict must say so
+			if (facts.has(field) && drifted.verdict?.decisionReady !== false)
+				report.silent.push({
+					seed,
+					mutation: where,
+					field: `${field} unknown but decisionReady`,
+					before,
+					after: drifted.verdict?.decisionReady,
+				});
+			continue;
+		}
 		const insensitive = (table.caseInsensitive ?? []).includes(field.replace(/\[[^\]]*\]/g, ''));
 		if (same(before, after, insensitive)) continue;
 		report.silent.push({
 			seed,
-			mutation: `${mutation.kind} ${pathText(mutation.path)}`,
+			mutation: where,
 			field,
 			before,
 			after,
@@ -179,12 +266,13 @@ afterAll(() => {
 	const sum = (f: (r: OperationReport) => number) => reports.reduce((t, r) => t + f(r), 0);
 	const lines = reports.map(
 		(r) =>
-			`  ${r.operation.padEnd(40)} bodies ${String(r.bodies).padStart(4)} · fields checked ${String(r.checked).padStart(6)} · silent changes ${r.silent.length} · schema failures ${r.schemaFailures.length}`,
+			`  ${r.operation.padEnd(40)} bodies ${String(r.bodies).padStart(5)} (structural ${String(r.structural).padStart(5)}) · fields checked ${String(r.checked).padStart(6)} · silent changes ${r.silent.length} · schema failures ${r.schemaFailures.length} · null decision fields of complete answers ${String(r.overNull.checked).padStart(4)} · over-nulled ${r.overNull.overNulled.length}`,
 	);
 	console.log(
 		[
-			`drift (seed ${SEED}): ${sum((r) => r.bodies)} drifted bodies, ${sum((r) => r.checked)} decision fields checked, ` +
-				`${sum((r) => r.silent.length)} silent changes, ${sum((r) => r.schemaFailures.length)} schema failures`,
+			`drift (seed ${SEED}): ${sum((r) => r.bodies)} drifted bodies (${sum((r) => r.structural)} structural: null lists and objects, null entries, emptied lists, blanks, status codes, HTML), ` +
+				`${sum((r) => r.checked)} decision fields checked, ${sum((r) => r.silent.length)} silent changes, ${sum((r) => r.schemaFailures.length)} schema failures; ` +
+				`over-nulling: ${sum((r) => r.overNull.checked)} null decision fields of ${sum((r) => r.overNull.answers)} complete answers checked against their sources, ${sum((r) => r.overNull.overNulled.length)} over-nulled`,
 			...lines,
 		].join('\n'),
 	);
@@ -207,6 +295,14 @@ describe.each(operations)('%s', (operation) => {
 			(f) => `${f.seed} · ${f.mutation} · ${f.field}: ${show(f.before)} → ${show(f.after)}`,
 		);
 		expect(readable).toEqual([]);
+	});
+
+	test('complete answers: no field is null whose fact the answer carries (over-nulling)', () => {
+		expect(
+			report.overNull.overNulled.map(
+				(o) => `${o.seed} · ${o.field} null, the answer carries ${o.source}`,
+			),
+		).toEqual([]);
 	});
 
 	test('drifted outputs validate against the output schemas', () => {

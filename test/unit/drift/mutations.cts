@@ -4,6 +4,11 @@
  * entry (a bureau, an account, an employer) reported as failed. The places are the ones the
  * operation's normalizer reads (found with the recording proxy of the coverage test), so every drifted
  * body touches something the node looks at; fast-check picks a seeded sample of them.
+ *
+ * `structural` adds, at EVERY such place (no sample): `null` for a list or an object, a null entry
+ * first, in the middle and last of every list, every list emptied (the lists behind a flag among
+ * them), blank strings (`""`, `"  "`) for read strings, status codes (`200`, `"200"`) for a read
+ * status, and an HTML page (a string) where an object is read.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
@@ -17,12 +22,23 @@ export type MutationKind =
 	| 'extraField'
 	| 'numberAsString'
 	| 'otherCase'
-	| 'entryFailed';
+	| 'entryFailed'
+	| 'nullContainer'
+	| 'nullEntry'
+	| 'emptiedList'
+	| 'blankString'
+	| 'statusCode'
+	| 'html';
+
+/** An HTML error page, as a proxy or a gateway answers in place of the service's JSON. */
+export const HTML_PAGE = '<html><head><title>502 Bad Gateway</title></head><body>502</body></html>';
 
 export interface Mutation {
 	kind: MutationKind;
 	/** Concrete path: object keys and array indexes. */
 	path: Array<string | number>;
+	/** The value put there (blankString, statusCode). */
+	value?: unknown;
 }
 
 /** `data.results.cibil.data.credit_score`, `accounts[2].dpd`. */
@@ -95,6 +111,66 @@ export function candidates(body: IDataObject, normalize: (body: unknown) => unkn
 	return out;
 }
 
+/** The places of `body` the normalizer reads, with every entry of every list (not only the first). */
+function readPlaces(body: IDataObject, normalize: (body: unknown) => unknown): Place[] {
+	const { proxy, read } = recording(structuredClone(body));
+	try {
+		normalize(proxy);
+	} catch {
+		// an answer the operation rejects still shows what it read
+	}
+	const all = (value: unknown, path: Array<string | number> = []): Place[] => {
+		const out: Place[] = [{ path, value, isEntry: false }];
+		if (Array.isArray(value)) value.forEach((item, i) => out.push(...all(item, [...path, i])));
+		else if (typeof value === 'object' && value !== null)
+			for (const [key, v] of Object.entries(value)) out.push(...all(v, [...path, key]));
+		return out;
+	};
+	return all(body).filter((p) => p.path.length > 0 && read.has(collapsed(p.path)));
+}
+
+/** A record's status (not a month of a payment history, whose "status" is a day count). */
+const isStatusKey = (key: string | number) =>
+	typeof key === 'string' && /status/i.test(key) && !/payment/i.test(key);
+
+/**
+ * The structural drifts of `body`, every one of them at every place the normalizer reads (see the
+ * header): what a reader must answer with the undrifted value, null or an error, never another value.
+ */
+export function structural(body: IDataObject, normalize: (body: unknown) => unknown): Mutation[] {
+	const out: Mutation[] = [];
+	const seen = new Set<string>();
+	const add = (m: Mutation) => {
+		const key = `${m.kind}|${pathText(m.path)}|${JSON.stringify(m.value)}`;
+		if (seen.has(key)) return;
+		seen.add(key);
+		out.push(m);
+	};
+	for (const { path, value } of readPlaces(body, normalize)) {
+		const isList = Array.isArray(value);
+		const isRecord = typeof value === 'object' && value !== null && !isList;
+		if (isList || isRecord) add({ kind: 'nullContainer', path });
+		if (isRecord) add({ kind: 'html', path });
+		if (isList && value.length > 0) {
+			add({ kind: 'emptiedList', path });
+			for (const i of [0, Math.floor((value.length - 1) / 2), value.length - 1])
+				add({ kind: 'nullEntry', path: [...path, i] });
+		}
+		if (typeof value === 'string' && value.trim() !== '') {
+			add({ kind: 'blankString', path, value: '' });
+			add({ kind: 'blankString', path, value: '  ' });
+		}
+		if (
+			isStatusKey(path[path.length - 1]) &&
+			(value === null || (typeof value === 'string' && /\p{L}/u.test(value)))
+		) {
+			add({ kind: 'statusCode', path, value: 200 });
+			add({ kind: 'statusCode', path, value: '200' });
+		}
+	}
+	return out;
+}
+
 /** A copy of `body` with one mutation applied. */
 export function applyMutation(body: IDataObject, mutation: Mutation): IDataObject {
 	const copy = structuredClone(body);
@@ -128,6 +204,20 @@ export function applyMutation(body: IDataObject, mutation: Mutation): IDataObjec
 		}
 		case 'entryFailed':
 			holder[key] = { success: false, message: 'Service unavailable for this entry (drift)' };
+			break;
+		case 'nullContainer':
+		case 'nullEntry':
+			holder[key] = null;
+			break;
+		case 'emptiedList':
+			holder[key] = [];
+			break;
+		case 'blankString':
+		case 'statusCode':
+			holder[key] = mutation.value;
+			break;
+		case 'html':
+			holder[key] = HTML_PAGE;
 			break;
 	}
 	return copy;

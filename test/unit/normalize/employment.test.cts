@@ -408,8 +408,10 @@ describe('normalizeEpfoCredit', () => {
 			outstandingAmount: 0,
 			emiAmount: 0,
 			overdueAmount: 0,
-			paymentHistory: '000',
-			maxDaysPastDue: 0,
+			// `dpd: "000"` is one month (the current days past due), and dpd_history has one line for
+			// two accounts: the account's 12-month history is unknown, not clean (issue 33)
+			paymentHistory: null,
+			maxDaysPastDue: null,
 		});
 	});
 

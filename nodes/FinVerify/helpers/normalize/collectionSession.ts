@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { asObject, first, toLowerText, toUpperText, unwrap } from './common';
+import { asObject, first, toLowerText, toStatusWord, toUpperText, unwrap } from './common';
 import { toIsoTimestamp, toText } from '../../../shared/values';
 
 export interface CollectionSession extends IDataObject {
@@ -26,7 +26,7 @@ export interface CollectionSession extends IDataObject {
 export function normalizeCollectionSession(body: unknown): CollectionSession {
 	const outer = asObject(body);
 	const data = unwrap(body);
-	const status = toLowerText(data.status);
+	const status = toStatusWord(data.status);
 	return {
 		sessionId: toText(first(data.session_id, data.id)),
 		flow: toLowerText(data.flow),

@@ -25,6 +25,16 @@ export const toUpperText = (value: unknown): string | null => toText(value)?.toU
 export const toLowerText = (value: unknown): string | null => toText(value)?.toLowerCase() ?? null;
 
 /**
+ * A status word in lower case, or null: a status is text with a letter. A number or a code
+ * (`200`, `"200"`: an envelope's HTTP status in the place of the record's) is no status, and blank
+ * text says nothing.
+ */
+export function toStatusWord(value: unknown): string | null {
+	if (typeof value !== 'string' || !/\p{L}/u.test(value)) return null;
+	return toLowerText(value);
+}
+
+/**
  * Number or null. Accepts numeric strings ("742", "1,20,000.50", "₹ 500"); empty strings become
  * null.
  */
@@ -247,13 +257,14 @@ function entryMonth(entry: unknown): string | null {
 
 /**
  * Days past due of one month's entry: a number, a status code (`030`, `STD`), or an object with
- * one of the DPD names. Undefined for a month not reported (`XXX`, empty), null when unknown (no
- * value, or a code that is not a day count such as `SUB`).
+ * one of the DPD names. Undefined for a month not reported (`XXX`), null when unknown (no value,
+ * blank text, or a code that is not a day count such as `SUB`).
  */
 function monthDaysPastDue(entry: unknown): number | null | undefined {
 	if (typeof entry === 'number') return Number.isInteger(entry) && entry >= 0 ? entry : null;
 	if (typeof entry === 'string') {
-		if (entry.trim() === '') return undefined;
+		// a blank month is not `XXX` (not reported): the bureau said nothing of it
+		if (entry.trim() === '') return null;
 		const code = statusCode(entry);
 		if (code === 'XXX' || code === '') return undefined;
 		return /^\d+$/.test(code) ? Number(code) : null;

@@ -233,10 +233,15 @@ export interface FinancialYear extends IDataObject {
 	auditorFirm: string | null;
 }
 
-/** The most recent entry of `financials` (by year), in a flat form; null when there is none. */
+/**
+ * The most recent entry of `financials` (by year), in a flat form; null when there is none, or when
+ * an entry is null or its year unreadable (it could be the latest year).
+ */
 function latestFinancials(list: unknown): FinancialYear | null {
-	const years = asArray(list)
-		.map((raw) => asObject(raw))
+	const raw = asArray<unknown>(list);
+	if (raw.some((entry) => !isObject(entry) || toIsoDate(entry.year) === null)) return null;
+	const years = raw
+		.map((entry) => asObject(entry))
 		.sort((a, b) => (toIsoDate(b.year) ?? '').localeCompare(toIsoDate(a.year) ?? ''));
 	if (years.length === 0) return null;
 	const y = years[0];
@@ -297,7 +302,8 @@ export interface FinancialSubScores extends IDataObject {
 export interface DirectorNetwork extends IDataObject {
 	name: string | null;
 	companies: Array<{ name: string | null; designation: string | null }>;
-	llpCount: number;
+	/** The LLPs the director sits on; null without a list, or with a null entry in it. */
+	llpCount: number | null;
 }
 
 export interface ShareholdingSummary extends IDataObject {
@@ -309,7 +315,10 @@ export interface ShareholdingSummary extends IDataObject {
 }
 
 function shareholdingSummary(list: unknown): ShareholdingSummary | null {
-	const latest = asArray(list)
+	// a null entry, or one without its year, could be the latest year's
+	const raw = asArray<unknown>(list);
+	if (raw.some((entry) => !isObject(entry) || toText(entry.financial_year) === null)) return null;
+	const latest = raw
 		.map((raw) => asObject(raw))
 		.sort((a, b) =>
 			(toText(b.financial_year) ?? '').localeCompare(toText(a.financial_year) ?? ''),
@@ -334,7 +343,7 @@ function directorNetwork(list: unknown): DirectorNetwork[] {
 				name: toText(asObject(c).legal_name),
 				designation: toText(asObject(c).designation),
 			})),
-			llpCount: asArray(network.llps).length,
+			llpCount: countEntries(network.llps),
 		};
 	});
 }
@@ -564,10 +573,25 @@ export interface OpenCharge extends IDataObject {
 	status: string | null;
 }
 
+/**
+ * The entries of a list the answer states, each an object; null without a list or with an entry that
+ * is not one (a null entry is an entry the answer lost: the list's count is unknown).
+ */
+function statedEntries(list: unknown): IDataObject[] | null {
+	if (!Array.isArray(list) || !list.every(isObject)) return null;
+	return list as IDataObject[];
+}
+
+/** The number of entries of a list, null without a list or with a null entry (see statedEntries). */
+const countEntries = (list: unknown): number | null =>
+	Array.isArray(list) && !list.some((entry) => entry === null || entry === undefined)
+		? list.length
+		: null;
+
 function creditRatings(list: unknown): CreditRating[] | null {
-	if (!Array.isArray(list)) return null;
-	return list
-		.filter(isObject)
+	const entries = statedEntries(list);
+	if (entries === null) return null;
+	return entries
 		.map((r) => ({
 			agency: toText(first(r.rating_agency, r.agency, r.credit_rating_agency, r.agency_name)),
 			rating: toUpperText(first(r.rating, r.credit_rating, r.rating_grade)),
@@ -578,8 +602,9 @@ function creditRatings(list: unknown): CreditRating[] | null {
 }
 
 function openCharges(list: unknown): OpenCharge[] | null {
-	if (!Array.isArray(list)) return null;
-	return list.filter(isObject).map((c) => ({
+	const entries = statedEntries(list);
+	if (entries === null) return null;
+	return entries.map((c) => ({
 		holder: toText(first(c.charge_holder, c.charge_holder_name, c.holder, c.lender, c.bank_name)),
 		amount: toNumber(first(c.amount, c.charge_amount, c.amount_secured)),
 		createdOn: toIsoDate(first(c.date_of_creation, c.creation_date, c.created_on)),

@@ -15,6 +15,7 @@ import {
 	toBoolean,
 	toLowerText,
 	toNumber,
+	toStatusWord,
 	toUpperText,
 	unwrap,
 } from './common';
@@ -367,7 +368,7 @@ export function normalizeMultiBureau(
 	const ranked = coverage.complete && numbers.length > 0;
 	const successful = bureaus.filter((o) => o.success).map((o) => o.bureau);
 	const declaredSuccess = toBoolean(object.success);
-	const status = toLowerText(object.status);
+	const status = toStatusWord(object.status);
 
 	return {
 		shape,
@@ -414,7 +415,7 @@ export function normalizeCommercialReport(body: unknown): CommercialReportSummar
 	const object = asObject(body);
 	const data = unwrap(object);
 	const html = commercialReportHtml(object);
-	const status = toLowerText(object.status);
+	const status = toStatusWord(object.status);
 	const declared = toBoolean(object.success);
 	return {
 		success: declared ?? (status !== null ? status === 'success' : html !== null),

@@ -19,6 +19,7 @@ import {
 	toIsoMonth,
 	toLowerText,
 	toNumber,
+	toStatusWord,
 	toUpperText,
 	unwrap,
 } from './common';
@@ -84,7 +85,9 @@ function employers(list: unknown, statesDurations: boolean): Employer[] {
 		const exitSent = EXIT_NAMES.find((name) => name in e);
 		const dateOfExit = toIsoDate(first(...EXIT_NAMES.map((name) => e[name])));
 		const exitIsNull = exitSent !== undefined && (e[exitSent] === null || e[exitSent] === '');
-		const current = toBoolean(e.is_current) ?? (exitSent === undefined ? null : exitIsNull);
+		// `is_current` sent but null or unreadable: the answer says it does not know
+		const current =
+			'is_current' in e ? toBoolean(e.is_current) : exitSent === undefined ? null : exitIsNull;
 		const declaredTenure = toNumber(first(...DURATION_NAMES.map((name) => e[name])));
 		const computedTenure =
 			current === null
@@ -187,7 +190,11 @@ export interface ContributionTotals extends IDataObject {
  * sums when an entry's share is not stated.
  */
 export interface PassbookTotals extends IDataObject {
-	entries: number;
+	/**
+	 * The passbook's entries; null without a passbook, with a null entry in it, or with an empty one
+	 * next to a UAN (a member's passbook was not sent).
+	 */
+	entries: number | null;
 	fromMonth: string | null;
 	toMonth: string | null;
 	employeeShare: number | null;
@@ -236,7 +243,7 @@ function passbookEntries(list: unknown): PassbookEntry[] {
 					toIsoMonth(toIsoDate(first(p.date, p.period))),
 				establishmentId: toUpperText(p.establishment_id),
 				memberId: toUpperText(p.member_id),
-				wages: toNumber(first(p.wages, p.wage)),
+				wages: toNumber(first(p.wages, p.wage, p.epf_wages)),
 				employeeShare: toNumber(p.employee_share),
 				employerShare: toNumber(p.employer_share),
 				pensionShare: toNumber(p.pension_share),
@@ -254,14 +261,14 @@ function latestWage(passbook: PassbookEntry[]): { wage: number | null; month: st
 	return { wage: sumAll(passbook.filter((p) => p.month === month).map((p) => p.wages)), month };
 }
 
-function passbookTotalsOf(passbook: PassbookEntry[]): PassbookTotals {
+function passbookTotalsOf(passbook: PassbookEntry[], entries: number | null): PassbookTotals {
 	const employeeShare = sumAll(passbook.map((p) => p.employeeShare));
 	const employerShare = sumAll(passbook.map((p) => p.employerShare));
 	const pensionShare = sumAll(passbook.map((p) => p.pensionShare));
 	const months = passbook.map((p) => p.month);
 	const dated = months.every((m) => m !== null);
 	return {
-		entries: passbook.length,
+		entries,
 		fromMonth: dated && months.length ? (months[months.length - 1] as string) : null,
 		toMonth: dated && months.length ? (months[0] as string) : null,
 		employeeShare,
@@ -298,8 +305,9 @@ export function normalizeEpfo(body: unknown, sentMobile: string | null = null): 
 			dateOfBirth: toIsoDate(first(profile.date_of_birth, profile.dob)),
 			gender: toGender(profile.gender),
 			email: toText(profile.email),
-			panLinked: toBoolean(profile.pan_linked),
-			aadhaarLinked: toBoolean(profile.aadhaar_linked),
+			// the inner names are not documented: the linkage is also sent as `*_verified`
+			panLinked: toBoolean(first(profile.pan_linked, profile.pan_verified)),
+			aadhaarLinked: toBoolean(first(profile.aadhaar_linked, profile.aadhaar_verified)),
 			kycVerified: toBoolean(profile.kyc_verified),
 		},
 		currentEmployer: currentEmployerOf(jobs),
@@ -320,7 +328,14 @@ export function normalizeEpfo(body: unknown, sentMobile: string | null = null): 
 			latestWageMonth:
 				declaredWage !== null ? toIsoMonth(summary.last_contribution_month) : wage.month,
 		},
-		passbookTotals: passbookTotalsOf(passbook),
+		passbookTotals: passbookTotalsOf(
+			passbook,
+			!Array.isArray(data.passbook) ||
+				data.passbook.some((entry) => !isObject(entry)) ||
+				(data.passbook.length === 0 && uan !== null)
+				? null
+				: data.passbook.length,
+		),
 		passbook,
 	};
 }
@@ -538,28 +553,46 @@ const REFERENCE_SUMMARY = [
 	'total_sanctioned',
 ];
 
+/**
+ * An account's own history in the reference layout (`dpd`): a history only when it covers more than
+ * one month; a single value is the account's current days past due, not its last 12 months.
+ */
+function ownHistory(account: IDataObject): unknown {
+	const history = field(account, HISTORY_NAMES);
+	const days = readDaysPastDue(history);
+	return days !== null && days.length > 1 ? history : undefined;
+}
+
 function referenceCredit(crif: IDataObject): CreditSummary {
 	const rawAccounts = asArray<unknown>(crif.accounts);
-	const accounts: CreditAccount[] = rawAccounts.map((raw) => {
+	// dpd_history: one history per account, in the accounts' order, separated by semicolons; the
+	// account's own line when the lines match the accounts, else each account's own (multi-month) one
+	const history = toText(crif.dpd_history);
+	const lines = history ? history.split(';') : null;
+	const linesMatch = lines !== null && lines.length === rawAccounts.length;
+	const lineOf = (index: number) => (linesMatch ? (lines as string[])[index] : undefined);
+	const accounts: CreditAccount[] = rawAccounts.map((raw, index) => {
 		const a = asObject(raw);
+		const own = ownHistory(a);
 		return {
 			type: toText(a.account_type),
 			lender: toText(a.lender_name),
 			accountNumber: toText(a.account_number),
-			status: toLowerText(a.account_status),
+			status: toStatusWord(a.account_status),
 			openDate: toIsoDate(a.open_date),
 			closeDate: toIsoDate(a.close_date),
 			sanctionedAmount: toNumber(a.sanctioned_amount),
 			outstandingAmount: toNumber(a.outstanding_amount),
 			emiAmount: toNumber(a.emi_amount),
 			overdueAmount: toNumber(a.overdue_amount),
-			...historyFacts(field(a, HISTORY_NAMES)),
+			...historyFacts(lineOf(index) ?? own),
 		};
 	});
-	// dpd_history: one history per account, separated by semicolons; else each account's own
-	const history = toText(crif.dpd_history);
+	// the report's histories, else every account's own; never an account's current days past due
 	const delinquency = knownDelinquency(
-		history ? history.split(';').map(readDaysPastDue) : rawAccounts.map(accountDaysPastDue),
+		linesMatch
+			? (lines as string[]).map(readDaysPastDue)
+			: rawAccounts.map((raw) => readDaysPastDue(ownHistory(asObject(raw)))),
 	);
 	return {
 		...readScore(crif.credit_score),
@@ -609,7 +642,7 @@ function sampleCredit(part: IDataObject): CreditSummary {
 			type: toText(loan['ACCT-TYPE']),
 			lender: toText(first(loan['CREDIT-GUARANTOR'], loan['LENDER-NAME'])),
 			accountNumber: toText(loan['ACCT-NUMBER']),
-			status: toLowerText(loan['ACCOUNT-STATUS']),
+			status: toStatusWord(loan['ACCOUNT-STATUS']),
 			openDate: toIsoDate(loan['DISBURSED-DT']),
 			closeDate: toIsoDate(loan['CLOSED-DATE']),
 			sanctionedAmount: toNumber(first(loan['SANCTIONED-AMT'], loan['DISBURSED-AMT'])),

@@ -6,8 +6,8 @@ import {
 	asObject,
 	first,
 	toIsoDate,
-	toLowerText,
 	toNumber,
+	toStatusWord,
 	toUpperText,
 	unwrap,
 } from './common';
@@ -47,10 +47,7 @@ export interface AnalysisJob extends IDataObject {
 export function normalizeAnalysisJob(body: unknown): AnalysisJob {
 	const outer = asObject(body);
 	const data = unwrap(body);
-	const status =
-		toText(data.status)
-			?.toLowerCase()
-			.replace(/[\s-]+/g, '_') ?? null;
+	const status = toStatusWord(data.status)?.replace(/[\s-]+/g, '_') ?? null;
 	return {
 		jobId: toText(first(data.job_id, data.jobId)),
 		status,
@@ -80,7 +77,7 @@ export function normalizePasswordReset(body: unknown): PasswordResetState {
 	const data = unwrap(body);
 	return {
 		clientId: toText(data.client_id),
-		status: toLowerText(data.status),
+		status: toStatusWord(data.status),
 		message: toText(first(data.message, outer.message)),
 	};
 }
@@ -334,6 +331,8 @@ export function normalizeItrData(body: unknown): ItrData {
 		aadhaarStatus: toText(profileRaw.aadhaar_status),
 	};
 	const list = Array.isArray(data.itr_records) ? data.itr_records : data.filings;
+	// a null entry is a return the answer lost: the count and which return is latest are unknown
+	const lostEntry = asArray<unknown>(list).some((entry) => !isObject(entry));
 	const filings = asArray(list).map(filing);
 	filings.sort((a, b) => (b.assessmentYear ?? '').localeCompare(a.assessmentYear ?? ''));
 	return {
@@ -341,11 +340,11 @@ export function normalizeItrData(body: unknown): ItrData {
 		jobId: toText(data.job_id),
 		pan,
 		name,
-		status: toLowerText(data.status),
+		status: toStatusWord(data.status),
 		filingStatus: toStatusText(data.filing_status),
 		profile,
 		filings,
-		filingCount: filings.length > 0 ? filings.length : null,
+		filingCount: filings.length > 0 && !lostEntry ? filings.length : null,
 		latestFiling: filings.every((f) => f.assessmentYear !== null) ? (filings[0] ?? null) : null,
 		tds: asArray(data.tds_26as).map((row) => {
 			const t = asObject(row);

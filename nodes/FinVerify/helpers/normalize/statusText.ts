@@ -18,10 +18,13 @@ const capitalise = (word: string) =>
 		.map((part) => part.charAt(0).toUpperCase() + part.slice(1).toLowerCase())
 		.join('-');
 
-/** A status in the documented case, e.g. `STRUCK_OFF` → `Struck Off`; null when empty. */
+/**
+ * A status in the documented case, e.g. `STRUCK_OFF` → `Struck Off`; null when empty, or when it is
+ * no word (`200`, `"200"`: an envelope's code in the place of the record's status).
+ */
 export function toStatusText(value: unknown): string | null {
 	const text = toText(value);
-	if (text === null || typeof value !== 'string') return null;
+	if (text === null || typeof value !== 'string' || !/\p{L}/u.test(text)) return null;
 	return text
 		.split(/[\s_]+/)
 		.map((word, index) => {

@@ -22,6 +22,7 @@ import * as company from './actions/company';
 import * as creditReport from './actions/creditReport';
 import * as employment from './actions/employment';
 import * as incomeTaxReturn from './actions/incomeTaxReturn';
+import * as triggerDelivery from './actions/triggerDelivery';
 import { router } from './actions/router';
 import { operationSubtitle } from './actions/subtitle';
 import { listSearch } from './methods';
@@ -57,6 +58,11 @@ const RESOURCES = [
 		name: 'Income Tax Return',
 		value: 'incomeTaxReturn',
 		description: 'ITR analysis, data and taxpayer portal password reset',
+	},
+	{
+		name: 'Trigger Delivery',
+		value: 'triggerDelivery',
+		description: "The FinVerify Trigger's deliveries: each processed once, also after n8n restarts",
 	},
 ];
 
@@ -135,6 +141,7 @@ export class FinVerify implements INodeType {
 			...incomeTaxReturn.description,
 			...bankStatementJourney.description,
 			...collectionSession.description,
+			...triggerDelivery.description,
 			...apiRequest.description,
 			failedItemsField,
 			failedItemsNotice,

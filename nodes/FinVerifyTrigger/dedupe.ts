@@ -12,8 +12,9 @@ import { createHash } from 'crypto';
  * It does not survive a restart of n8n, and it is per process in queue mode: n8n saves a workflow's
  * static data after a webhook call only when that call starts no execution (the flag that marks it
  * changed is reset when n8n prepares the execution), so a record kept there would not be stored for the
- * deliveries that matter. Across restarts and processes, n8n's Remove Duplicates node on `deliveryKey`
- * is the durable record (docs/trigger.md, docs/reliability.md).
+ * deliveries that matter. Across restarts on one n8n, the FinVerify node's Trigger Delivery · Process Once
+ * on `deliveryKey` is the durable record; across queue-mode workers, a database claim (docs/trigger.md,
+ * docs/reliability.md).
  */
 
 export const DEFAULT_DEDUPE_WINDOW_MINUTES = 60;

@@ -143,7 +143,14 @@ export function checkNodeOutput(node: INode, items: IDataObject[]): void {
 	const p = node.parameters as IDataObject;
 	const [resource, operation] = [p.resource, p.operation];
 	if (typeof resource !== 'string' || typeof operation !== 'string') return;
-	if (resource === 'apiRequest' || resource.startsWith('=') || operation.startsWith('=')) return;
+	// no record of the node's own: Custom API Call outputs the service's answer, Process Once the trigger's item
+	if (
+		resource === 'apiRequest' ||
+		resource === 'triggerDelivery' ||
+		resource.startsWith('=') ||
+		operation.startsWith('=')
+	)
+		return;
 	if (
 		typeof p.simplify === 'string' ||
 		(typeof p.outputMode === 'string' && p.outputMode.startsWith('='))

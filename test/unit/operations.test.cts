@@ -13,6 +13,7 @@ import * as company from '../../nodes/FinVerify/actions/company';
 import * as creditReport from '../../nodes/FinVerify/actions/creditReport';
 import * as employment from '../../nodes/FinVerify/actions/employment';
 import * as incomeTaxReturn from '../../nodes/FinVerify/actions/incomeTaxReturn';
+import * as triggerDelivery from '../../nodes/FinVerify/actions/triggerDelivery';
 import { registry } from '../../nodes/FinVerify/actions/router';
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
 
@@ -23,6 +24,7 @@ const resources = {
 	incomeTaxReturn,
 	bankStatementJourney,
 	collectionSession,
+	triggerDelivery,
 	apiRequest,
 } as const;
 

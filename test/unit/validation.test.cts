@@ -14,6 +14,7 @@ import {
 	assertBureaus,
 	assertCin,
 	assertConsent,
+	assertDeliveryKey,
 	assertEmail,
 	assertGender,
 	assertHttpUrl,
@@ -204,6 +205,25 @@ const rejects = (check: () => unknown) => {
 	}
 	return false;
 };
+
+describe("the FinVerify Trigger's deliveryKey (Process Once)", () => {
+	test.each(['event:3q2sX0aZ', 'signed:abc', 'body:x', '  event:padded  '])(
+		'%j is accepted, trimmed',
+		(key) => {
+			expect(assertDeliveryKey(ctx, key)).toBe(key.trim());
+		},
+	);
+
+	test.each([undefined, null, '', '   ', 42, {}, ['event:a'], 'a\nb', 'x'.repeat(201)])(
+		'%j is refused, naming the field and where it comes from',
+		(value) => {
+			const error = rejection(() => assertDeliveryKey(ctx, value));
+			expect(error.message).toMatch(/^Invalid deliveryKey in item 2 \(got /);
+			expect(error.description).toContain('FinVerify Trigger');
+			expect(error.context.code).toBe('INVALID_INPUT');
+		},
+	);
+});
 
 describe('URL fields send the checked, normalized value; no CR/LF/tab/NUL/markup', () => {
 	test.each([

@@ -453,13 +453,14 @@ export const failedItemsNotice: INodeProperties = {
 	},
 };
 
-/** Node-wide request behaviour; shown for every operation. */
+/** Node-wide request behaviour; shown for every operation that sends requests (not Process Once). */
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
 	type: 'collection',
 	placeholder: 'Add option',
 	default: {},
+	displayOptions: { hide: { resource: ['triggerDelivery'] } },
 	options: [
 		{
 			displayName: 'Fail the Node When Items Fail',

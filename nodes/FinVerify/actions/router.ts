@@ -27,6 +27,7 @@ import {
 import * as creditReport from './creditReport';
 import * as employment from './employment';
 import * as incomeTaxReturn from './incomeTaxReturn';
+import * as triggerDelivery from './triggerDelivery';
 import type { FinVerifyOperation, FinVerifyResource, FinVerifyType } from './node.type';
 import type { Operation, OperationRequest } from './operation';
 import type { ItemOutput } from './itemOutput';
@@ -44,6 +45,7 @@ export const registry: Registry = {
 	incomeTaxReturn: incomeTaxReturn.operations,
 	bankStatementJourney: bankStatementJourney.operations,
 	collectionSession: collectionSession.operations,
+	triggerDelivery: triggerDelivery.operations,
 	apiRequest: apiRequest.operations,
 };
 

@@ -378,6 +378,29 @@ export function assertPositiveInteger(
 	return number;
 }
 
+/**
+ * The FinVerify Trigger's `deliveryKey` on an item (Process Once): a text of 1 to 200 characters without
+ * control characters. The trigger makes it from signed content (`event:…`, `signed:…`, `body:…`).
+ */
+export function assertDeliveryKey(
+	ctx: FieldContext,
+	value: unknown,
+	field = 'deliveryKey',
+): string {
+	const key = typeof value === 'string' ? value.trim() : '';
+	if (key === '' || key.length > 200 || CONTROL_CHARACTERS.test(key)) {
+		throw invalidField(
+			ctx,
+			field,
+			value,
+			'the deliveryKey field the FinVerify Trigger puts on every item, e.g. "event:3q2sX0…" (a text ' +
+				'of 1 to 200 characters): put this node right after the trigger, or keep deliveryKey on the ' +
+				'items of the nodes in between',
+		);
+	}
+	return key;
+}
+
 /** Service-issued identifiers (job_id, client_id): non-empty, no spaces. */
 export function assertIdentifier(
 	ctx: FieldContext,

@@ -356,7 +356,7 @@ describe('Base URL tricks: refused by the node and by Test, nothing sent', () =>
 });
 
 /**
- * Issue 33: the documented Base URL is the service address alone (or with exactly /api/v1/services, which
+ * The documented Base URL is the service address alone (or with exactly /api/v1/services, which
  * is dropped). A typo of the API prefix, or any other path, sent the key and secret to a wrong path on the
  * simulator's own host, from the node and from Test; a /finverify prefix even passed Test, because the
  * simulator (like many hosts) answers every unknown path with the "not found" Test expects. Now both

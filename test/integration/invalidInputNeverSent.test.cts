@@ -1,5 +1,5 @@
 /**
- * Issue 33: the kinds of invalid input that the fuzzing of 5,972 runs found reaching the service (NUL bytes
+ * The kinds of invalid input that the fuzzing of 5,972 runs found reaching the service (NUL bytes
  * in passwords, "null" and NaN as ids, names of only invisible or blank characters that created journeys,
  * e-mail addresses with misplaced dots, Expires In without an upper bound), through n8n-core's real engine
  * against the sandbox. Each value arrives as item data through an expression, as a workflow would feed it;

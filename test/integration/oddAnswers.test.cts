@@ -1,5 +1,5 @@
 /**
- * Issue 33, odd successful answers (29 of 96 tried made a read succeed with nothing in it), through n8n-core's
+ * Odd successful answers (29 of 96 tried made a read succeed with nothing in it), through n8n-core's
  * real engine against the sandbox, whose fault API serves each answer with HTTP 200 on the operation's path:
  * a status that is an HTTP code (`"200"`, 200), an identifying field that is blank, invisible, empty or a
  * status word, a bureau list `[]` next to the PAN the request sent, an HTML page where JSON or a report file

@@ -1,5 +1,5 @@
 /**
- * Issue 33, personal data in the texts the node builds, through n8n-core's real engine: with Personal Data in
+ * Personal data in the texts the node builds, through n8n-core's real engine: with Personal Data in
  * Output on Masked (the default of version 2), the names of the files the node saves (a bureau's report PDF,
  * a filed return, an HTML report named by an expression) and the values input errors show back carry the PAN,
  * mobile number or e-mail masked like the JSON output; Full (and version 1, which has no such field) keeps

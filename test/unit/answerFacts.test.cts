@@ -1,5 +1,5 @@
 /**
- * Issue 33: what counts as present in a successful answer (the transport's `isFact` and `missingField`, the
+ * What counts as present in a successful answer (the transport's `isFact` and `missingField`, the
  * operations' extra checks in helpers/answerFacts.ts) and what is an HTML page (`isHtmlPage`). Pure.
  */
 import {

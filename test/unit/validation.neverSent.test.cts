@@ -1,5 +1,5 @@
 /**
- * Issue 33, the kinds of invalid input that reached the service (51 of 5,972 fuzzed runs): what a field can
+ * The kinds of invalid input that reached the service (51 of 5,972 fuzzed runs): what a field can
  * never be, the service never receives. Each validator refuses the kind with an error naming the field and
  * the expected format, and still accepts the values next to it.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 32, points 4 and 6, through n8n-core's real engine: one record answering on its own (401, 403, an
+ * Through n8n-core's real engine: one record answering on its own (401, 403, an
  * error envelope saying FORBIDDEN or status_code 403 inside another status, a path the key may not use, its
  * own 503, 429 or 500) is that record's error after its retries, at Items in Parallel 1, 3 and 50: 49
  * outputs and 1 error item, no stop. Only a credential the credential check refuses too stops every item,

@@ -1,0 +1,28 @@
+import {
+	recordResume,
+	RESUME_RECORD_MS,
+	resumeUnderWay,
+} from '../../nodes/FinVerify/completion/resumesUnderWay';
+
+describe('resumes under way (one queued resume per waiting execution)', () => {
+	test('a recorded resume blocks its execution until it is ended, and no other execution', () => {
+		const end = recordResume('e1', 1_000);
+		expect(resumeUnderWay('e1', 1_001)).toBe(true);
+		expect(resumeUnderWay('e2', 1_001)).toBe(false);
+		end();
+		expect(resumeUnderWay('e1', 1_002)).toBe(false);
+	});
+
+	test('a record whose answer never went out ends after RESUME_RECORD_MS', () => {
+		recordResume('e3', 0);
+		expect(resumeUnderWay('e3', RESUME_RECORD_MS - 1)).toBe(true);
+		expect(resumeUnderWay('e3', RESUME_RECORD_MS)).toBe(false);
+	});
+
+	test('ending an old record leaves a newer record of the same execution in place', () => {
+		const endOld = recordResume('e4', 0);
+		recordResume('e4', RESUME_RECORD_MS + 1); // the old one expired; a later callback resumes again
+		endOld();
+		expect(resumeUnderWay('e4', RESUME_RECORD_MS + 2)).toBe(true);
+	});
+});

@@ -1,6 +1,7 @@
 import {
 	recordResume,
 	RESUME_RECORD_MS,
+	resumesAtCapacity,
 	resumeUnderWay,
 } from '../../nodes/FinVerify/completion/resumesUnderWay';
 
@@ -24,5 +25,16 @@ describe('resumes under way (one queued resume per waiting execution)', () => {
 		recordResume('e4', RESUME_RECORD_MS + 1); // the old one expired; a later callback resumes again
 		endOld();
 		expect(resumeUnderWay('e4', RESUME_RECORD_MS + 2)).toBe(true);
+	});
+
+	test('at capacity while as many resumes are under way; ended and expired ones free their place', () => {
+		const now = 10 * RESUME_RECORD_MS;
+		const ends = ['c1', 'c2', 'c3'].map((id) => recordResume(id, now));
+		expect(resumesAtCapacity(now, 3)).toBe(true);
+		ends[0]();
+		expect(resumesAtCapacity(now, 3)).toBe(false);
+		recordResume('c4', now);
+		expect(resumesAtCapacity(now, 3)).toBe(true);
+		expect(resumesAtCapacity(now + RESUME_RECORD_MS, 3)).toBe(false); // all expired
 	});
 });

@@ -16,6 +16,15 @@
  * (the caller had gone; a resume that failed then is retried by the service's next callback after that time).
  */
 
+/**
+ * Most resumes one n8n process keeps under way; a final callback beyond them is answered 503 with Retry-After and
+ * the execution keeps waiting for the service's next attempt. Measured in n8n 2.41.1 (issue 34): a resume waiting in
+ * n8n's concurrency queue holds about 9 MB (an expression isolate n8n creates for it), so 1,000 callbacks in
+ * 50 s held n8n at 8.9 GB; with this cap the queue holds at most RESUME_CAPACITY (about 1 GB), always enough to keep
+ * n8n's 10 production slots busy.
+ */
+export const RESUME_CAPACITY = 100;
+
 /** How long a resume whose answer never went out blocks further callbacks of its execution. */
 export const RESUME_RECORD_MS = 180_000;
 
@@ -36,6 +45,13 @@ export function resumeUnderWay(executionId: string, nowMs: number): boolean {
 		return false;
 	}
 	return true;
+}
+
+/** True when this process already has RESUME_CAPACITY resumes under way at `nowMs`. */
+export function resumesAtCapacity(nowMs: number, capacity = RESUME_CAPACITY): boolean {
+	if (records.size < capacity) return false;
+	for (const [id, end] of records) if (end <= nowMs) records.delete(id);
+	return records.size >= capacity;
 }
 
 /** Records that a callback is resuming `executionId`; returns the function that ends the record. */

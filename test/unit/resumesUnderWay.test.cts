@@ -37,4 +37,19 @@ describe('resumes under way (one queued resume per waiting execution)', () => {
 		expect(resumesAtCapacity(now, 3)).toBe(true);
 		expect(resumesAtCapacity(now + RESUME_RECORD_MS, 3)).toBe(false); // all expired
 	});
+
+	test('a resume answered ends the records of the resumes recorded before it (the queue of n8n is first in, first out)', () => {
+		const now = 20 * RESUME_RECORD_MS;
+		recordResume('f1', now); // its caller gone: never ended by its own answer
+		recordResume('f2', now);
+		const end3 = recordResume('f3', now);
+		recordResume('f4', now);
+		end3();
+		expect(['f1', 'f2', 'f3', 'f4'].map((id) => resumeUnderWay(id, now))).toEqual([
+			false,
+			false,
+			false,
+			true,
+		]);
+	});
 });

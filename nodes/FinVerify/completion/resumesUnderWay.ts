@@ -12,8 +12,10 @@
  * 503 and Retry-After: nothing is queued, the execution is resumed once by the first callback, and the service's
  * later retry gets n8n's 409 "has finished already" (delivered). The record ends when n8n has answered the first
  * callback (its response finished: the execution is running, or the resume failed and the execution may still
- * wait, so the next callback must get through), or after RESUME_RECORD_MS when that answer never went out
- * (the caller had gone; a resume that failed then is retried by the service's next callback after that time).
+ * wait, so the next callback must get through), or when n8n answered a resume recorded after it (n8n's queue is
+ * first in, first out, so this one has left it), or after RESUME_RECORD_MS (the caller had gone, so its answer
+ * never went out, and nothing came after it; a resume that failed then is retried by the service's next
+ * callback after that time).
  */
 
 /**
@@ -64,7 +66,13 @@ export function recordResume(executionId: string, nowMs: number): () => void {
 		while (records.size > MAX_RECORDS) records.delete(records.keys().next().value as string);
 	}
 	return () => {
-		if (records.get(executionId) === until) records.delete(executionId);
+		if (records.get(executionId) !== until) return;
+		// n8n's concurrency queue is first in, first out: every resume recorded before this one has left it
+		// (its caller may have gone, so its own answer never ends its record)
+		for (const id of records.keys()) {
+			records.delete(id);
+			if (id === executionId) break;
+		}
 	};
 }
 

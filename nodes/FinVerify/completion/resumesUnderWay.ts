@@ -21,11 +21,12 @@
 /**
  * Most resumes one n8n process keeps under way; a final callback beyond them is answered 503 with Retry-After and
  * the execution keeps waiting for the service's next attempt. Measured in n8n 2.41.1 (issue 34): a resume waiting in
- * n8n's concurrency queue holds about 9 MB (an expression isolate n8n creates for it), so 1,000 callbacks in
- * 50 s held n8n at 8.9 GB; with this cap the queue holds at most RESUME_CAPACITY (about 1 GB), always enough to keep
- * n8n's 10 production slots busy.
+ * n8n's concurrency queue holds about 9 MB (an expression isolate n8n creates for it), so this bounds what a burst
+ * adds to n8n's memory at about 9 GB. It is a bound, not a throttle: with 100, a burst of 1,000 on a loaded machine
+ * turned into thousands of refused and repeated callbacks, each costing n8n a load of the execution, and the
+ * sender's compressed schedule (12 attempts in about 8 minutes) ran out for some before n8n took them.
  */
-export const RESUME_CAPACITY = 100;
+export const RESUME_CAPACITY = 1000;
 
 /** How long a resume whose answer never went out blocks further callbacks of its execution. */
 export const RESUME_RECORD_MS = 180_000;

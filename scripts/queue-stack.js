@@ -51,6 +51,10 @@ function queueEnv(base, { pgPort, redisPort, webhookPort, workerLock = {} }) {
 		DB_POSTGRESDB_DATABASE: PG_DATABASE,
 		DB_POSTGRESDB_USER: PG_USER,
 		DB_POSTGRESDB_PASSWORD: PG_PASSWORD,
+		// n8n's default is 2 connections per process. Issue 34: 1,000 resume callbacks within a minute on the webhook
+		// processor with 2 ended 148 executions in error ("timeout exceeded when trying to connect", 4,079 times in its
+		// log) and answered 500 to many callbacks; 10 per process (4 processes, 40 of PostgreSQL's 100)
+		DB_POSTGRESDB_POOL_SIZE: '10',
 		N8N_WEBHOOK_URL: `http://127.0.0.1:${webhookPort}/`,
 		...(workerLock.lockDuration
 			? { QUEUE_WORKER_LOCK_DURATION: String(workerLock.lockDuration) }

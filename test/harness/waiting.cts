@@ -83,6 +83,21 @@ export class WaitingExecutions {
 		return { webhookWaitingBaseUrl: `${this.baseUrl}/webhook-waiting` };
 	}
 
+	private resumeGate?: Promise<void>;
+
+	/**
+	 * Holds every resume a callback starts from now on where n8n's concurrency queue holds it (before the
+	 * execution is marked running, its caller not yet answered) until the returned function is called.
+	 */
+	holdResumes(): () => void {
+		let release!: () => void;
+		this.resumeGate = new Promise<void>((r) => (release = r));
+		return () => {
+			this.resumeGate = undefined;
+			release();
+		};
+	}
+
 	/** Runs the workflow like Engine.run; returns the first leg (waiting or finished). */
 	async run(wf: WorkflowJson): Promise<RunResult & { executionId: string }> {
 		const id = `wait-${++this.counter}-${process.pid}`;
@@ -261,6 +276,9 @@ export class WaitingExecutions {
 			record(res.statusCode);
 			return;
 		}
+		// n8n's concurrency queue (N8N_CONCURRENCY_PRODUCTION_LIMIT): the resume waits for its slot before the
+		// execution is marked running, its caller unanswered, the execution still `waiting`
+		if (this.resumeGate) await this.resumeGate;
 		// resume: the waiting run is dropped and the node passes workflowData on
 		data.resultData.runData[nodeName].pop();
 		stackEntry.data.main = response.workflowData;

@@ -9,6 +9,10 @@ import { createHmac } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { WorkflowExpression } from 'n8n-workflow';
 
+import {
+	RESUME_RETRY_AFTER_S,
+	resumeRecordCount,
+} from '../../nodes/FinVerify/completion/resumesUnderWay';
 import { CREDENTIAL_CHECK } from '../../nodes/shared/constants';
 import { nodeWorkflow, sandboxCredentials } from '../harness/index.cjs';
 import type { WorkflowJson } from '../harness/index.cjs';
@@ -190,6 +194,36 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		await sandbox.control.advanceJourney(clientId, 'analysis_complete');
 		const done = await waiting.finished(id);
 		expect(done.json('FinVerify')[0]).toMatchObject({ clientId, status: 'analysis_complete' });
+	});
+
+	test('a callback while the resume of its execution waits in the concurrency queue is answered 503 with Retry-After, not queued again; the execution resumes once', async () => {
+		const first = await startWaiting(journeyStart());
+		const id = first.executionId;
+		const clientId = String(first.json('FinVerify')[0].clientId);
+		const final = {
+			event: 'aa_bsa_journey.status_changed',
+			client_id: clientId,
+			status: 'analysis_complete',
+		};
+		const url = waiting.resumeUrl(id);
+		const release = waiting.holdResumes();
+		const resuming = fetch(url, signed(final));
+		// the first callback's resume is queued: the execution still waits, its caller has no answer yet
+		while (resumeRecordCount() === 0) await new Promise((r) => setTimeout(r, 20));
+		expect(waiting.status(id)).toBe('waiting');
+		const again = await fetch(url, signed(final));
+		expect(again.status).toBe(503);
+		expect(again.headers.get('retry-after')).toBe(String(RESUME_RETRY_AFTER_S));
+		expect(await again.json()).toMatchObject({ error: 'resume_under_way' });
+		release();
+		expect((await resuming).status).toBe(200);
+		const done = await waiting.finished(id);
+		expect(done.json('FinVerify')).toHaveLength(1);
+		expect(done.json('FinVerify')[0]).toMatchObject({ clientId, status: 'analysis_complete' });
+		expect(waiting.legs(id)).toHaveLength(2); // waiting, then resumed once
+		// later retries get n8n's 409 for a finished execution
+		const late = await fetch(url, signed(final));
+		expect(late.status).toBe(409);
 	});
 
 	test('Fetch Results When Complete adds the statement result and the analysis', async () => {

@@ -21,6 +21,12 @@ import { isObject } from '../../shared/values';
 import { journeyStatusRequest, normalizeJourneyStatus } from '../helpers/normalize/journey';
 import { apiRequest } from '../transport';
 import { withPersonalDataMasked } from '../helpers/outputChoice';
+import {
+	recordResume,
+	RESUME_RETRY_AFTER_S,
+	resumesAtCapacity,
+	resumeUnderWay,
+} from './resumesUnderWay';
 import type { CompletionKind, StoredItem } from './waiting';
 import {
 	classifyCallback,
@@ -206,6 +212,8 @@ async function decideOnCallback(
 			message: FAILURE_MESSAGES[verified.reason],
 		});
 	}
+	const executionId = String(this.getExecutionId());
+	if (resumeUnderWay(executionId, nowMs)) return resumeUnderWayAnswer.call(this);
 
 	// 2. A journey or session event?
 	const parsed = parseJsonBody(rawBody, this.getBodyData());
@@ -286,6 +294,35 @@ async function decideOnCallback(
 			this.getNodeParameter(name, fallback as NodeParameterValueType),
 	};
 	for (const item of output) item.json = withPersonalDataMasked(item.json, parameters);
-	// n8n answers the caller (200, empty body) once the execution has resumed
+	// another callback of this execution may have become its resume while this one looked things up
+	if (resumeUnderWay(executionId, Date.now())) return resumeUnderWayAnswer.call(this);
+	// as many resumes under way as this process takes: the execution keeps waiting for the next attempt
+	if (resumesAtCapacity(Date.now())) return retryLater.call(this, 'busy', BUSY_MESSAGE);
+	// n8n answers the caller (200, empty body) once the execution has resumed; until then its other callbacks
+	// are answered 503 (resumesUnderWay.ts)
+	const end = recordResume(executionId, Date.now());
+	this.getResponseObject().once('finish', end);
 	return { workflowData: [output] };
+}
+
+const BUSY_MESSAGE =
+	'n8n is resuming many executions now; this one keeps waiting. Send the callback again later.';
+
+/**
+ * A callback of an execution whose resume this process accepted and has not answered yet: 503 with
+ * Retry-After, so the service tries again later (by then n8n answers 409 "has finished already") instead of
+ * queueing one more resume of the same execution.
+ */
+function resumeUnderWayAnswer(this: IWebhookFunctions): IWebhookResponseData {
+	return retryLater.call(
+		this,
+		'resume_under_way',
+		'Another callback is resuming this execution now; send this one again later (it will be answered as finished).',
+	);
+}
+
+function retryLater(this: IWebhookFunctions, error: string, message: string): IWebhookResponseData {
+	const res = this.getResponseObject();
+	if (!res.headersSent) res.setHeader('Retry-After', String(RESUME_RETRY_AFTER_S));
+	return answer.call(this, 503, { error, message });
 }

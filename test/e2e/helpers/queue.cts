@@ -73,9 +73,12 @@ export class QueueStack {
 		extraCredentials = [],
 		workerLock,
 		extraEnv = {},
+		sandbox: sandboxOptions = {},
 	}: {
 		name: string;
 		stepMs?: number;
+		/** More options of the in-process sandbox (its webhook sender's retry schedule). */
+		sandbox?: Omit<Parameters<typeof startTestSandbox>[0], 'stepMs' | 'clock'>;
 		extra?: ((s: { sandboxUrl: string; webhookUrl: string; pgPort: number }) => Workflow)[];
 		/** workflow ids, or example file names (examples/<file>) */
 		publish?: string[];
@@ -92,7 +95,7 @@ export class QueueStack {
 		const userFolder = path.join(base, 'home');
 		fs.mkdirSync(path.join(userFolder, 'logs'), { recursive: true });
 		const [main, mainBroker, webhook, pg, redis, ...spare] = await freePorts(13);
-		const sandbox = await startTestSandbox({ stepMs, clock: 'real' });
+		const sandbox = await startTestSandbox({ ...sandboxOptions, stepMs, clock: 'real' });
 		lib.installPackage(userFolder);
 		const webhookUrl = `http://127.0.0.1:${webhook}`;
 		const env = q.queueEnv(

@@ -59,7 +59,7 @@ const steps = [
 	['scan', ...jest('scan')],
 	['e2e', ...jest('e2e', ['--runInBand'])],
 	// the real n8n app under load (test/scale/): 1,000 executions waiting for callbacks, all resumed, on one n8n with
-	// SQLite (queue mode with PostgreSQL only with FINVERIFY_SCALE_QUEUE=1: not passing yet)
+	// SQLite, and the same on queue mode with PostgreSQL
 	['scale', ...jest('scale', ['--runInBand'])],
 ];
 // Steps that run at the same time when selected one after another: none needs another's result (the tests load

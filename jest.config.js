@@ -26,9 +26,20 @@ module.exports = {
 		},
 		// The slow tool runs (n8n's package scanner over the packed tarball, actionlint): their own step of `npm test`.
 		{ ...common, displayName: 'scan', testMatch: ['<rootDir>/test/scan/**/*.test.cts'] },
-		{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.cts'] },
-		// the real n8n app under load (500 waiting executions): minutes, its own step of `npm test`
-		{ ...common, displayName: 'scale', testMatch: ['<rootDir>/test/scale/**/*.test.cts'] },
+		// requests to the real n8n app: a GET on a connection n8n had closed is sent again (test/harness/staleConnection.cts)
+		{
+			...common,
+			displayName: 'e2e',
+			testMatch: ['<rootDir>/test/e2e/**/*.test.cts'],
+			setupFiles: ['<rootDir>/test/harness/staleConnection.cts'],
+		},
+		// the real n8n app under load (1,000 waiting executions, SQLite and queue mode): its own step of `npm test`
+		{
+			...common,
+			displayName: 'scale',
+			testMatch: ['<rootDir>/test/scale/**/*.test.cts'],
+			setupFiles: ['<rootDir>/test/harness/staleConnection.cts'],
+		},
 	],
 	testTimeout: 60000,
 	// Under CI a leaked handle (e.g. a server left open by a failing test) must not hang the run after the

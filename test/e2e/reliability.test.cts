@@ -5,16 +5,20 @@
  * pattern for queue mode (Remove Duplicates on `deliveryKey`) keeps one of two copies that got past the
  * trigger. Slow on 2 cores: the figures table at the end says how slow.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 import { Figures } from '../integration/reliability/figures.cjs';
+import {
+	SIGNING_SECRET,
+	signedJourneyDelivery,
+	type SignedDelivery as Delivery,
+} from './helpers/deliveries.cjs';
 import { N8nStack, NODE_TYPES, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
 
 // 1,000 + 1,000 by default (the issue's load); FINVERIFY_RELIABILITY_LOAD=n sends n + n for a quicker run
 const LOAD = Number(process.env.FINVERIFY_RELIABILITY_LOAD) || 1000;
 jest.setTimeout(2_700_000);
 
-const SECRET = 'sandbox-webhook-secret';
 const VALID = LOAD;
 const FORGED = LOAD;
 const IN_FLIGHT = 20;
@@ -29,29 +33,8 @@ const webhookUrl = (wf: Workflow) => {
 	return `${stack.url}/webhook/${node?.webhookId}/finverify`;
 };
 
-interface Delivery {
-	raw: string;
-	id: string;
-	timestamp: string;
-	signature: string;
-}
-
-const journeyDelivery = (secret = SECRET): Delivery => {
-	const id = `wh_${randomUUID()}`;
-	const clientId = `aa_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-	const raw = JSON.stringify({
-		id,
-		event: 'aa_bsa_journey.status_changed',
-		client_id: clientId,
-		status: 'consent_granted',
-		previous_status: 'consent_pending',
-		updated_at: new Date().toISOString(),
-		data: { client_id: clientId, status: 'consent_granted' },
-	});
-	const timestamp = String(Math.floor(Date.now() / 1000));
-	const signature = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest('hex')}`;
-	return { raw, id, timestamp, signature };
-};
+const journeyDelivery = (secret?: string): Delivery =>
+	signedJourneyDelivery({ status: 'consent_granted', previousStatus: 'consent_pending', secret });
 
 const post = async (url: string, d: Delivery, headerId = d.id) => {
 	const response = await fetch(url, {
@@ -98,7 +81,7 @@ test(`${VALID} valid + ${FORGED} forged deliveries, ${IN_FLIGHT} in flight: exac
 		Array.from({ length: IN_FLIGHT }, async () => {
 			for (let isValid = queue.shift(); isValid !== undefined; isValid = queue.shift()) {
 				// signed when sent, as a sender does (a slow run must not turn deliveries stale)
-				const job = { valid: isValid, d: journeyDelivery(isValid ? SECRET : 'forged') };
+				const job = { valid: isValid, d: journeyDelivery(isValid ? SIGNING_SECRET : 'forged') };
 				if (job.valid) valid.push(job.d);
 				const { status, text } = await post(url, job.d);
 				if (job.valid && status === 200 && text.includes('"received":true')) answers.ok++;

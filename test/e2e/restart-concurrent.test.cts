@@ -8,8 +8,8 @@
  * every delivery answered 200, no execution failed, every delivery processed exactly once (0 twice). For Remove
  * Duplicates the same figures are printed, not asserted: it is n8n's behaviour (docs/trigger.md, Deduplication).
  */
-import { createHmac, randomUUID } from 'node:crypto';
 
+import { signedJourneyDelivery, type SignedDelivery as Delivery } from './helpers/deliveries.cjs';
 import {
 	log,
 	N8nStack,
@@ -21,7 +21,6 @@ import {
 
 jest.setTimeout(1_800_000);
 
-const SECRET = 'sandbox-webhook-secret';
 const FIRST = 40;
 const NEW_AFTER_RESTART = 10;
 const IN_FLIGHT = 10;
@@ -29,30 +28,6 @@ const IN_FLIGHT = 10;
 let stack: N8nStack;
 let processOnce: Workflow;
 let removeDuplicates: Workflow;
-
-interface Delivery {
-	id: string;
-	raw: string;
-	timestamp: string;
-	signature: string;
-}
-
-const delivery = (): Delivery => {
-	const id = `wh_${randomUUID()}`;
-	const clientId = `aa_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-	const raw = JSON.stringify({
-		id,
-		event: 'aa_bsa_journey.status_changed',
-		client_id: clientId,
-		status: 'analysis_complete',
-		previous_status: 'data_fetched',
-		updated_at: new Date().toISOString(),
-		data: { client_id: clientId, status: 'analysis_complete' },
-	});
-	const timestamp = String(Math.floor(Date.now() / 1000));
-	const signature = `sha256=${createHmac('sha256', SECRET).update(`${timestamp}.${raw}`).digest('hex')}`;
-	return { id, raw, timestamp, signature };
-};
 
 const urlOf = (wf: Workflow) =>
 	`${stack.url}/webhook/${wf.nodes.find((n) => n.type === NODE_TYPES.trigger)?.webhookId}/finverify`;
@@ -153,7 +128,7 @@ const figures = (name: string, o: Outcome, firsts: Delivery[]) => {
 
 /** The first round of one workflow: FIRST deliveries, IN_FLIGHT at a time. */
 async function firstRound(wf: Workflow) {
-	const deliveries = Array.from({ length: FIRST }, delivery);
+	const deliveries = Array.from({ length: FIRST }, signedJourneyDelivery);
 	const statuses = await sendInFlight(wf, deliveries);
 	await allFinished(wf, FIRST);
 	return { deliveries, statuses };
@@ -161,7 +136,7 @@ async function firstRound(wf: Workflow) {
 
 /** After the restart: every first delivery replayed, mixed with NEW_AFTER_RESTART new ones, IN_FLIGHT at a time. */
 async function replayRound(wf: Workflow, firsts: Delivery[]) {
-	const fresh = Array.from({ length: NEW_AFTER_RESTART }, delivery);
+	const fresh = Array.from({ length: NEW_AFTER_RESTART }, signedJourneyDelivery);
 	// a new delivery after every fourth replay: first deliveries in flight beside replays
 	const mixed = firsts.flatMap((d, i) => (i % 4 === 3 ? [d, fresh[(i - 3) / 4]] : [d]));
 	const statuses = await sendInFlight(wf, mixed);

@@ -6,38 +6,15 @@
  * same bytes again are accepted (the in-memory record is gone, as documented) and start executions, and not one
  * of them gets past Remove Duplicates.
  */
-import { createHmac, randomUUID } from 'node:crypto';
 
+import { signedJourneyDelivery, type SignedDelivery as Delivery } from './helpers/deliveries.cjs';
 import { N8nStack, NODE_TYPES, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
 
 jest.setTimeout(1_200_000);
 
-const SECRET = 'sandbox-webhook-secret';
 const COUNT = 20;
 let stack: N8nStack;
 let wf: Workflow;
-
-interface Delivery {
-	raw: string;
-	timestamp: string;
-	signature: string;
-}
-
-const delivery = (): Delivery => {
-	const clientId = `aa_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-	const raw = JSON.stringify({
-		id: `wh_${randomUUID()}`,
-		event: 'aa_bsa_journey.status_changed',
-		client_id: clientId,
-		status: 'analysis_complete',
-		previous_status: 'data_fetched',
-		updated_at: new Date().toISOString(),
-		data: { client_id: clientId, status: 'analysis_complete' },
-	});
-	const timestamp = String(Math.floor(Date.now() / 1000));
-	const signature = `sha256=${createHmac('sha256', SECRET).update(`${timestamp}.${raw}`).digest('hex')}`;
-	return { raw, timestamp, signature };
-};
 
 const url = () =>
 	`${stack.url}/webhook/${wf.nodes.find((n) => n.type === NODE_TYPES.trigger)?.webhookId}/finverify`;
@@ -87,7 +64,7 @@ afterAll(async () => {
 });
 
 test(`${COUNT} deliveries, replayed before and after a restart of n8n: each processed once (Remove Duplicates on deliveryKey)`, async () => {
-	const deliveries = Array.from({ length: COUNT }, delivery);
+	const deliveries = Array.from({ length: COUNT }, signedJourneyDelivery);
 	for (const d of deliveries)
 		expect(await send(d)).toEqual({ status: 200, body: { received: true } });
 	await allSucceeded(COUNT);

@@ -63,6 +63,19 @@ const startWaiting = async (wf: WorkflowJson) => {
 	return first;
 };
 
+/** A Start Journey execution waiting on its callback: its id, journey, final callback body and resume URL. */
+const waitingJourney = async () => {
+	const first = await startWaiting(journeyStart());
+	const id = first.executionId;
+	const clientId = String(first.json('FinVerify')[0].clientId);
+	const final = {
+		event: 'aa_bsa_journey.status_changed',
+		client_id: clientId,
+		status: 'analysis_complete',
+	};
+	return { id, clientId, final, url: waiting.resumeUrl(id) };
+};
+
 const signed = (
 	body: IDataObject,
 	secret = 'sandbox-webhook-secret',
@@ -151,15 +164,7 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 	});
 
 	test('forged, stale and token-less callbacks do not resume; the real final callback still does', async () => {
-		const first = await startWaiting(journeyStart());
-		const id = first.executionId;
-		const clientId = String(first.json('FinVerify')[0].clientId);
-		const final = {
-			event: 'aa_bsa_journey.status_changed',
-			client_id: clientId,
-			status: 'analysis_complete',
-		};
-		const url = waiting.resumeUrl(id);
+		const { id, clientId, final, url } = await waitingJourney();
 
 		const forged = await fetch(url, signed(final, 'not-the-secret'));
 		expect(forged.status).toBe(401);
@@ -197,15 +202,7 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 	});
 
 	test('a callback while the resume of its execution waits in the concurrency queue is answered 503 with Retry-After, not queued again; the execution resumes once', async () => {
-		const first = await startWaiting(journeyStart());
-		const id = first.executionId;
-		const clientId = String(first.json('FinVerify')[0].clientId);
-		const final = {
-			event: 'aa_bsa_journey.status_changed',
-			client_id: clientId,
-			status: 'analysis_complete',
-		};
-		const url = waiting.resumeUrl(id);
+		const { id, clientId, final, url } = await waitingJourney();
 		const release = waiting.holdResumes();
 		const resuming = fetch(url, signed(final));
 		// the first callback's resume is queued: the execution still waits, its caller has no answer yet

@@ -102,3 +102,31 @@ export async function expressionCounters(
 		return undefined;
 	}
 }
+
+/**
+ * Starts `count` executions that go on to wait, by posting `{ mobile }` to the workflow's start webhook
+ * `inFlight` at a time (each a different mobile number); resolves the answers other than 200, for the test to
+ * assert there are none.
+ */
+export async function startWaitingExecutions(
+	startUrl: string,
+	count: number,
+	inFlight: number,
+): Promise<string[]> {
+	let next = 0;
+	const failures: string[] = [];
+	await Promise.all(
+		Array.from({ length: inFlight }, async () => {
+			for (let n = next++; n < count; n = next++) {
+				const res = await fetch(startUrl, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ mobile: `98${String(n).padStart(8, '0')}` }),
+				});
+				if (res.status !== 200) failures.push(`${res.status} ${(await res.text()).slice(0, 120)}`);
+				else await res.arrayBuffer();
+			}
+		}),
+	);
+	return failures;
+}

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 
 import { QueueStack } from '../e2e/helpers/queue.cjs';
 import { log, waitFor, type Workflow } from '../e2e/helpers/stack.cjs';
-import { loadAverage, resetPeaks, sampleMemory } from './measure.cjs';
+import { loadAverage, resetPeaks, sampleMemory, startWaitingExecutions } from './measure.cjs';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const lib = require('../../scripts/n8n-env.js');
@@ -100,23 +100,8 @@ test(`queue mode with PostgreSQL: ${COUNT} waiting journeys, their final callbac
 	};
 	// 1. COUNT executions put to wait, started through the webhook processor
 	const startUrl = `${stack.webhookUrl}/webhook/e2e-waiting-scale`;
-	let next = 0;
-	const startFailures: string[] = [];
 	const t0 = Date.now();
-	await Promise.all(
-		Array.from({ length: IN_FLIGHT }, async () => {
-			for (let n = next++; n < COUNT; n = next++) {
-				const res = await fetch(startUrl, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ mobile: `98${String(n).padStart(8, '0')}` }),
-				});
-				if (res.status !== 200)
-					startFailures.push(`${res.status} ${(await res.text()).slice(0, 120)}`);
-				else await res.arrayBuffer();
-			}
-		}),
-	);
+	const startFailures = await startWaitingExecutions(startUrl, COUNT, IN_FLIGHT);
 	expect(startFailures).toEqual([]);
 	await waitFor(async () => ((await count()).by.waiting === COUNT ? true : undefined), {
 		timeoutMs: 1_800_000,

@@ -13,7 +13,13 @@
 import * as fs from 'node:fs';
 
 import { log, N8nStack, waitFor, type Workflow } from '../e2e/helpers/stack.cjs';
-import { expressionCounters, loadAverage as load, resetPeaks, sampleMemory } from './measure.cjs';
+import {
+	expressionCounters,
+	loadAverage as load,
+	resetPeaks,
+	sampleMemory,
+	startWaitingExecutions,
+} from './measure.cjs';
 
 const COUNT = Number(process.env.FINVERIFY_WAITING_LOAD) || 1000;
 /** The final callbacks are all triggered within this time (the issue: "within a minute"). */
@@ -81,23 +87,8 @@ afterAll(async () => {
 test(`${COUNT} waiting journeys, their ${COUNT} final callbacks within a minute: every execution resumes exactly once`, async () => {
 	// 1. COUNT executions put to wait by Start Journey
 	const startUrl = `${stack.url}/webhook/e2e-waiting-scale`;
-	let next = 0;
-	const startFailures: string[] = [];
 	const t0 = Date.now();
-	await Promise.all(
-		Array.from({ length: IN_FLIGHT }, async () => {
-			for (let n = next++; n < COUNT; n = next++) {
-				const res = await fetch(startUrl, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ mobile: `98${String(n).padStart(8, '0')}` }),
-				});
-				if (res.status !== 200)
-					startFailures.push(`${res.status} ${(await res.text()).slice(0, 120)}`);
-				else await res.arrayBuffer();
-			}
-		}),
-	);
+	const startFailures = await startWaitingExecutions(startUrl, COUNT, IN_FLIGHT);
 	expect(startFailures).toEqual([]);
 	await waitFor(
 		async () => ((await stack.executionCount(wf.id, ['waiting'])) === COUNT ? true : undefined),

@@ -20,9 +20,9 @@
 
 /**
  * Most resumes one n8n process keeps under way; a final callback beyond them is answered 503 with Retry-After and
- * the execution keeps waiting for the service's next attempt. Measured in n8n 2.41.1 (issue 34): a resume waiting in
- * n8n's concurrency queue holds about 9 MB (an expression isolate n8n creates for it), so this bounds what a burst
- * adds to n8n's memory at about 9 GB. It is a bound, not a throttle: with 100, a burst of 1,000 on a loaded machine
+ * the execution keeps waiting for the service's next attempt. Measured in n8n 2.41.1 (issue 34): a resume of a node
+ * at version 1 waiting in n8n's concurrency queue holds about 9 MB (the expression isolate n8n's body parsing takes
+ * for such nodes; versions 2 and 3 take none), so this bounds what a burst adds to n8n's memory at about 9 GB. It is a bound, not a throttle: with 100, a burst of 1,000 on a loaded machine
  * turned into thousands of refused and repeated callbacks, each costing n8n a load of the execution, and the
  * sender's compressed schedule (12 attempts in about 8 minutes) ran out for some before n8n took them.
  */

@@ -25,7 +25,12 @@ interface Execution {
 	/** One result per leg: the first run, then each resumption. */
 	legs: RunResult[];
 	running?: Promise<RunResult>;
+	/** The first leg whose outputs `onLeg` refused. */
+	checkFailed?: Error;
 }
+
+/** A check of one leg's outputs (it throws to fail the test that awaits the leg). */
+export type LegCheck = (wf: WorkflowJson, result: RunResult) => void;
 
 export interface WaitingCall {
 	executionId: string;
@@ -59,9 +64,11 @@ export class WaitingExecutions {
 		private readonly engine: Engine,
 		private readonly server: Server,
 		readonly baseUrl: string,
+		private readonly onLeg?: LegCheck,
 	) {}
 
-	static async start(engine: Engine): Promise<WaitingExecutions> {
+	/** `onLeg` sees every leg once it has run (the first run, each resumption, a time-out), before anyone awaits it. */
+	static async start(engine: Engine, onLeg?: LegCheck): Promise<WaitingExecutions> {
 		const app = express();
 		const keepRaw = (req: express.Request, _res: unknown, buf: Buffer) => {
 			(req as unknown as { rawBody: Buffer }).rawBody = buf;
@@ -75,7 +82,7 @@ export class WaitingExecutions {
 		});
 		const server = createServer(app);
 		const { url: baseUrl } = await listenOnLoopback(server);
-		holder.self = new WaitingExecutions(engine, server, baseUrl);
+		holder.self = new WaitingExecutions(engine, server, baseUrl, onLeg);
 		return holder.self;
 	}
 
@@ -106,6 +113,7 @@ export class WaitingExecutions {
 			executionId: id,
 			additionalData: this.additional(),
 		});
+		this.onLeg?.(wf, result);
 		const execution: Execution = {
 			id,
 			wf,
@@ -152,6 +160,7 @@ export class WaitingExecutions {
 		for (;;) {
 			const execution = this.get(executionId);
 			if (execution.running) await execution.running;
+			if (execution.checkFailed) throw execution.checkFailed;
 			if (execution.status === 'success' || execution.status === 'error')
 				return execution.legs[execution.legs.length - 1];
 			if (Date.now() > deadline)
@@ -189,6 +198,13 @@ export class WaitingExecutions {
 			const result = await execution.running;
 			execution.legs.push(result);
 			this.settle(execution, result);
+			try {
+				this.onLeg?.(execution.wf, result);
+			} catch (error) {
+				// a resume started by a callback has no awaiting test: finished() reports it
+				execution.checkFailed ??= error as Error;
+				throw error;
+			}
 			return result;
 		} finally {
 			execution.running = undefined;

@@ -115,7 +115,8 @@ export interface WaitingStack {
 
 /**
  * For one test file: n8n-core's engine, the sandbox (journeys step every 50 ms) and waiting executions served
- * as the n8n app serves them (test/harness/waiting.cts). Before each test the sandbox is reset and the
+ * as the n8n app serves them (test/harness/waiting.cts), every leg's outputs (the first run, each resumption, a
+ * time-out) checked against the shipped schemas like `run`'s. Before each test the sandbox is reset and the
  * credential points at it. `use` receives them once started.
  */
 export function withWaitingExecutions(use: (stack: WaitingStack) => void): void {
@@ -123,7 +124,7 @@ export function withWaitingExecutions(use: (stack: WaitingStack) => void): void 
 	beforeAll(async () => {
 		const engine = await Engine.create();
 		const sandbox = await startTestSandbox({ stepMs: 50 });
-		stack = { engine, sandbox, waiting: await WaitingExecutions.start(engine) };
+		stack = { engine, sandbox, waiting: await WaitingExecutions.start(engine, checkOutputs) };
 		use(stack);
 	});
 	afterAll(async () => {

@@ -9,11 +9,12 @@ import { randomUUID } from 'node:crypto';
 
 import { Figures } from '../integration/reliability/figures.cjs';
 import {
+	postDelivery,
 	SIGNING_SECRET,
 	signedJourneyDelivery,
 	type SignedDelivery as Delivery,
 } from './helpers/deliveries.cjs';
-import { N8nStack, NODE_TYPES, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
+import { N8nStack, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
 
 // 1,000 + 1,000 by default (the issue's load); FINVERIFY_RELIABILITY_LOAD=n sends n + n for a quicker run
 const LOAD = Number(process.env.FINVERIFY_RELIABILITY_LOAD) || 1000;
@@ -28,29 +29,14 @@ let load: Workflow;
 let pattern: Workflow;
 const figures = new Figures('Real n8n app (SQLite, one main)');
 
-const webhookUrl = (wf: Workflow) => {
-	const node = wf.nodes.find((n) => n.type === NODE_TYPES.trigger);
-	return `${stack.url}/webhook/${node?.webhookId}/finverify`;
-};
-
 const journeyDelivery = (secret?: string): Delivery =>
 	signedJourneyDelivery({ status: 'consent_granted', previousStatus: 'consent_pending', secret });
 
-const post = async (url: string, d: Delivery, headerId = d.id) => {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			'x-webhook-event': 'aa_bsa_journey.status_changed',
-			'x-webhook-id': headerId,
-			'x-webhook-timestamp': d.timestamp,
-			'x-webhook-signature': d.signature,
-		},
-		body: d.raw,
+const post = async (url: string, d: Delivery, headerId = d.id) =>
+	await postDelivery(url, d, {
+		'x-webhook-event': 'aa_bsa_journey.status_changed',
+		'x-webhook-id': headerId,
 	});
-	const text = await response.text();
-	return { status: response.status, text };
-};
 
 beforeAll(async () => {
 	stack = await N8nStack.create({ name: 'reliability', stepMs: 1000 });
@@ -61,7 +47,7 @@ beforeAll(async () => {
 	await stack.publish(pattern.id);
 	await stack.start();
 	for (const wf of [load, pattern])
-		await waitForWebhook(webhookUrl(wf), `the webhook of "${wf.name}" to be active`);
+		await waitForWebhook(stack.triggerUrl(wf), `the webhook of "${wf.name}" to be active`);
 });
 afterAll(async () => {
 	figures.print();
@@ -69,7 +55,7 @@ afterAll(async () => {
 });
 
 test(`${VALID} valid + ${FORGED} forged deliveries, ${IN_FLIGHT} in flight: exactly ${VALID} executions stored`, async () => {
-	const url = webhookUrl(load);
+	const url = stack.triggerUrl(load);
 	const queue = [
 		...Array.from({ length: VALID }, () => true),
 		...Array.from({ length: FORGED }, () => false),
@@ -136,7 +122,7 @@ test(`${VALID} valid + ${FORGED} forged deliveries, ${IN_FLIGHT} in flight: exac
 });
 
 test('queue mode pattern: a copy that gets past the trigger (dedupe off) is dropped by Remove Duplicates on deliveryKey', async () => {
-	const url = webhookUrl(pattern);
+	const url = stack.triggerUrl(pattern);
 	const d = journeyDelivery();
 	expect((await post(url, d)).status).toBe(200);
 	expect((await post(url, d, 'another-process-got-it-too')).status).toBe(200);

@@ -9,15 +9,12 @@
  * Duplicates the same figures are printed, not asserted: it is n8n's behaviour (docs/trigger.md, Deduplication).
  */
 
-import { signedJourneyDelivery, type SignedDelivery as Delivery } from './helpers/deliveries.cjs';
 import {
-	log,
-	N8nStack,
-	NODE_TYPES,
-	waitFor,
-	waitForWebhook,
-	type Workflow,
-} from './helpers/stack.cjs';
+	postDelivery,
+	signedJourneyDelivery,
+	type SignedDelivery as Delivery,
+} from './helpers/deliveries.cjs';
+import { log, N8nStack, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
 
 jest.setTimeout(1_800_000);
 
@@ -29,23 +26,9 @@ let stack: N8nStack;
 let processOnce: Workflow;
 let removeDuplicates: Workflow;
 
-const urlOf = (wf: Workflow) =>
-	`${stack.url}/webhook/${wf.nodes.find((n) => n.type === NODE_TYPES.trigger)?.webhookId}/finverify`;
-
 /** Sends the exact bytes (a first delivery, or a replay of a captured request); resolves the HTTP status. */
-const send = async (wf: Workflow, d: Delivery) => {
-	const res = await fetch(urlOf(wf), {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			'x-webhook-timestamp': d.timestamp,
-			'x-webhook-signature': d.signature,
-		},
-		body: d.raw,
-	});
-	await res.text();
-	return res.status;
-};
+const send = async (wf: Workflow, d: Delivery) =>
+	(await postDelivery(stack.triggerUrl(wf), d)).status;
 
 /** Sends every delivery, `IN_FLIGHT` at a time; resolves the statuses. */
 async function sendInFlight(wf: Workflow, deliveries: Delivery[]): Promise<number[]> {
@@ -152,8 +135,11 @@ beforeAll(async () => {
 	await stack.publish(processOnce.id);
 	await stack.publish(removeDuplicates.id);
 	await stack.start();
-	await waitForWebhook(urlOf(processOnce), 'the Process Once trigger to be active');
-	await waitForWebhook(urlOf(removeDuplicates), 'the Remove Duplicates trigger to be active');
+	await waitForWebhook(stack.triggerUrl(processOnce), 'the Process Once trigger to be active');
+	await waitForWebhook(
+		stack.triggerUrl(removeDuplicates),
+		'the Remove Duplicates trigger to be active',
+	);
 }, 900_000);
 
 afterAll(async () => {
@@ -167,10 +153,13 @@ test(`${FIRST} deliveries ${IN_FLIGHT} in flight, a restart of n8n, all replayed
 
 	await stack.restartN8n();
 	await waitForWebhook(
-		urlOf(processOnce),
+		stack.triggerUrl(processOnce),
 		'the Process Once trigger to be active after the restart',
 	);
-	await waitForWebhook(urlOf(removeDuplicates), 'the Remove Duplicates trigger after the restart');
+	await waitForWebhook(
+		stack.triggerUrl(removeDuplicates),
+		'the Remove Duplicates trigger after the restart',
+	);
 
 	const onceReplay = await replayRound(processOnce, once.deliveries);
 	const dupReplay = await replayRound(removeDuplicates, dup.deliveries);

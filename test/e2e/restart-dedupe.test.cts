@@ -7,8 +7,12 @@
  * of them gets past Remove Duplicates.
  */
 
-import { signedJourneyDelivery, type SignedDelivery as Delivery } from './helpers/deliveries.cjs';
-import { N8nStack, NODE_TYPES, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
+import {
+	postDelivery,
+	signedJourneyDelivery,
+	type SignedDelivery as Delivery,
+} from './helpers/deliveries.cjs';
+import { N8nStack, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
 
 jest.setTimeout(1_200_000);
 
@@ -16,21 +20,12 @@ const COUNT = 20;
 let stack: N8nStack;
 let wf: Workflow;
 
-const url = () =>
-	`${stack.url}/webhook/${wf.nodes.find((n) => n.type === NODE_TYPES.trigger)?.webhookId}/finverify`;
+const url = () => stack.triggerUrl(wf);
 
 /** Sends the exact bytes again (a replay of a captured request, or a sender's retry). */
 const send = async (d: Delivery) => {
-	const res = await fetch(url(), {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			'x-webhook-timestamp': d.timestamp,
-			'x-webhook-signature': d.signature,
-		},
-		body: d.raw,
-	});
-	return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+	const { status, text } = await postDelivery(url(), d);
+	return { status, body: JSON.parse(text) as Record<string, unknown> };
 };
 
 /** Items that reached the node after Remove Duplicates, over every stored execution of the workflow. */

@@ -28,11 +28,6 @@ let journeyStart: Workflow;
 let journeyTrigger: Workflow;
 let crmRespondThenWait: Workflow;
 
-const webhookUrl = (wf: Workflow) => {
-	const node = wf.nodes.find((n) => n.type === NODE_TYPES.trigger);
-	return `${stack.url}/webhook/${node?.webhookId}/finverify`;
-};
-
 type Delivery = {
 	id: string;
 	url: string;
@@ -59,7 +54,7 @@ beforeAll(async () => {
 	// (401: the trigger ran and refused the unsigned request; 404 while the webhook is not registered yet)
 	for (const wf of [allStatuses, journeyTrigger])
 		await waitForWebhook(
-			webhookUrl(wf),
+			stack.triggerUrl(wf),
 			() => `the webhook of "${wf.name}" to be active\n${stack.logTail()}`,
 		);
 }, 900_000);
@@ -96,7 +91,7 @@ test("the editor offers the credential under the HTTP Request node's Predefined 
 });
 
 test("a published trigger gets every signed webhook of a journey through n8n's webhook server: one execution per delivery", async () => {
-	const url = webhookUrl(allStatuses);
+	const url = stack.triggerUrl(allStatuses);
 	const { status, json } = await sandboxApi(stack.sandbox.url, 'aa-bsa-journey/init', {
 		mobile_number: '9812345678',
 		webhook_url: url,
@@ -162,7 +157,7 @@ test("a published trigger gets every signed webhook of a journey through n8n's w
 });
 
 test('the two-workflow journey example: start → the customer consents → the trigger workflow fetches the analysis once', async () => {
-	const url = webhookUrl(journeyTrigger);
+	const url = stack.triggerUrl(journeyTrigger);
 	const execId = await stack.runManually(journeyStart);
 	const started = await stack.waitForExecution(execId);
 	expect(started.status).toBe('success');
@@ -229,7 +224,7 @@ test('the two-workflow journey example: start → the customer consents → the 
 });
 
 test('a forged delivery (wrong signature, or a signed body that was altered) gets 401 and starts nothing', async () => {
-	const url = webhookUrl(allStatuses);
+	const url = stack.triggerUrl(allStatuses);
 	const before = (await stack.executions(allStatuses.id)).length;
 	const body = JSON.stringify({
 		event: 'aa_bsa_journey.status_changed',

@@ -2,7 +2,7 @@
  * Signed journey deliveries for the e2e suites that post straight to a published FinVerify Trigger: the body
  * the service sends for a status change and its HMAC signature over `<timestamp>.<raw body>` with the
  * sandbox credential's signing secret (docs/trigger.md, Verification). Each call is a new delivery (a new
- * event id and journey).
+ * event id and journey). `postDelivery` sends one.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 
@@ -38,4 +38,26 @@ export function signedJourneyDelivery(
 	const timestamp = String(Math.floor(Date.now() / 1000));
 	const signature = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest('hex')}`;
 	return { id, raw, timestamp, signature };
+}
+
+/**
+ * Posts a delivery's exact bytes with its timestamp and signature headers (a first delivery, a replay of a
+ * captured request or a sender's retry), plus `headers`; resolves the status and the body's text.
+ */
+export async function postDelivery(
+	url: string,
+	d: SignedDelivery,
+	headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			...headers,
+			'x-webhook-timestamp': d.timestamp,
+			'x-webhook-signature': d.signature,
+		},
+		body: d.raw,
+	});
+	return { status: response.status, text: await response.text() };
 }

@@ -252,6 +252,12 @@ export class N8nStack {
 		return this.sandbox.control;
 	}
 
+	/** The production URL of `wf`'s FinVerify Trigger (the workflow published). */
+	triggerUrl(wf: Workflow): string {
+		const node = wf.nodes.find((n) => n.type === NODE_TYPES.trigger);
+		return `${this.url}/webhook/${node?.webhookId}/finverify`;
+	}
+
 	/** The example from examples/<file>, as imported (ports filled in). */
 	example(file: string): Workflow {
 		const e = this.examples.find((x) => x.file === file);

@@ -382,6 +382,7 @@ describe('the other operations', () => {
 				},
 				healthScore: null,
 				averageMonthlyBalance: 1000,
+				netFlow: 500,
 				...facts,
 			});
 		expect(analysis('reference').decisionReady).toBe(true);
@@ -393,6 +394,22 @@ describe('the other operations', () => {
 			analysis('reference', { coverage: { complete: false, unanalysedAccounts: [1, 2] } })
 				.incomplete,
 		).toEqual(['accounts not analysed: 1, 2']);
+		// the Simplified item carries the net flow: unknown, it is named
+		expect(analysis('reference', { netFlow: null }).incomplete).toEqual([
+			'net flow unknown (total credits or debits)',
+		]);
+		expect(
+			analysis('sample', {
+				coverage: { complete: false, conflictingAccounts: true, unanalysedAccounts: [] },
+				healthScore: { score: 80 },
+				flags: {
+					anyBounce: false,
+					inwardChequeReturn: false,
+					negativeBalance: false,
+					suspiciousCredit: false,
+				},
+			}).incomplete,
+		).toEqual(['an account listed twice with different analyses']);
 	});
 
 	test('ITR: the latest return and its figures; its status in the sample layout', () => {

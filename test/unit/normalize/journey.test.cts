@@ -832,6 +832,9 @@ describe('Get Analysis: unknown is null, never the clean value', () => {
 			analysed: 2,
 			complete: true,
 			unanalysedAccounts: [],
+			source: 'accounts',
+			repeatedAccounts: 0,
+			conflictingAccounts: false,
 		});
 		expect(a.totalCredits).toBe(12000);
 	});
@@ -852,6 +855,9 @@ describe('Get Analysis: unknown is null, never the clean value', () => {
 			analysed: 1,
 			complete: false,
 			unanalysedAccounts: [1],
+			source: 'accounts',
+			repeatedAccounts: 0,
+			conflictingAccounts: false,
 		});
 		expect([a.totalCredits, a.totalDebits, a.netFlow]).toEqual([null, null, null]);
 		expect([a.averageMonthlyBalance, a.minimumMonthlyBalance]).toEqual([null, null]);

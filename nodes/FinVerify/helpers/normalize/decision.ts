@@ -246,16 +246,19 @@ const ANALYSIS_FLAG_NAMES: Record<string, string> = {
 };
 
 /**
- * Bounces, cheque returns, the average balance and every account analysed, in both layouts; the
- * sample layout's own checks (negative balance, suspicious credits, the health score) too when the
- * answer is in that layout (the reference layout has none of them: they are null there and not part
- * of the verdict, so a rule must not test them on such a service: docs/output.md).
+ * Bounces, cheque returns, the average balance, the net flow (total credits and debits) and every
+ * account analysed, in both layouts; the sample layout's own checks (negative balance, suspicious
+ * credits, the health score) too when the answer is in that layout. The reference layout has none of
+ * them: the record lists them in `notInLayout`, and version 3's Simplified item leaves them out in that
+ * layout rather than giving a null a rule would compare like 0 (docs/output.md).
  */
 const analysis: Decide = (record) => {
 	const incomplete: string[] = [];
 	const coverage = asObject(record.coverage);
 	const isSample = record.shape === 'sample';
-	if (coverage.complete !== true) {
+	if (coverage.conflictingAccounts === true)
+		incomplete.push('an account listed twice with different analyses');
+	else if (coverage.complete !== true) {
 		const accounts = asArray(coverage.unanalysedAccounts);
 		incomplete.push(
 			accounts.length > 0
@@ -275,6 +278,7 @@ const analysis: Decide = (record) => {
 	if (isSample && isNull(asObject(record.healthScore).score))
 		incomplete.push('health score unknown');
 	if (isNull(record.averageMonthlyBalance)) incomplete.push('average monthly balance unknown');
+	if (isNull(record.netFlow)) incomplete.push('net flow unknown (total credits or debits)');
 	return { incomplete, aggregates: {} };
 };
 

@@ -23,6 +23,14 @@ import {
 	toUpperText,
 	unwrap,
 } from './common';
+import {
+	canonical,
+	distinctEntries,
+	toAmount,
+	toCount,
+	toPercent,
+	toSignedAmount,
+} from './grammar';
 import { isObject, toIsoTimestamp, toText } from '../../../shared/values';
 
 /**
@@ -531,6 +539,19 @@ export interface AnalysisCoverage extends IDataObject {
 	complete: boolean;
 	/** account_index (or position) of each listed account without analysis. */
 	unanalysedAccounts: number[];
+	/**
+	 * What the coverage is read from: `accounts`, the accounts and counts the answer lists; `journey`,
+	 * the reference layout's one analysis of the whole journey, which names no account (the node cannot
+	 * see an account the service left out then: docs/output.md).
+	 */
+	source: 'accounts' | 'journey';
+	/** Copies of one account (same account number and bank) listed again and counted once. */
+	repeatedAccounts: number;
+	/**
+	 * True when one account is listed twice with different analyses, or an account without its number
+	 * or bank twice alike: which copy is right is unknown, so are the figures over the accounts.
+	 */
+	conflictingAccounts: boolean;
 }
 
 export interface AnalysisSummary extends IDataObject {
@@ -558,8 +579,33 @@ export interface AnalysisSummary extends IDataObject {
 	 * has one.
 	 */
 	healthScore: HealthScore | null;
+	/**
+	 * The decision facts this answer's layout never states (null in it, and not part of its verdict):
+	 * the reference layout has no health score, negative-balance or suspicious-credit check; the
+	 * sample layout no income, obligations or salary and EMI bounce flags.
+	 */
+	notInLayout: string[];
 	accounts: AnalysisAccount[];
 }
+
+/** Facts the reference layout of Get Analysis never states. */
+export const NOT_IN_REFERENCE_LAYOUT = [
+	'healthScore',
+	'flags.negativeBalance',
+	'flags.suspiciousCredit',
+];
+
+/** Facts the sample layout of Get Analysis never states. */
+export const NOT_IN_SAMPLE_LAYOUT = [
+	'averageMonthlyIncome',
+	'incomeStabilityScore',
+	'totalEmiPerMonth',
+	'fixedObligationsRatio',
+	'flags.salaryBounce',
+	'flags.emiBounce',
+	'flags.highCashWithdrawal',
+	'flags.endOfMonthStress',
+];
 
 const emptyFlags = (): AnalysisFlags => ({
 	salaryBounce: null,
@@ -591,7 +637,7 @@ function sumOfAll(values: Array<number | null>): number | null {
 
 function healthScoreOf(raw: unknown): HealthScore | null {
 	if (!isObject(raw)) {
-		const score = toNumber(raw);
+		const score = toPercent(raw);
 		return score === null
 			? null
 			: {
@@ -606,44 +652,142 @@ function healthScoreOf(raw: unknown): HealthScore | null {
 	}
 	const details = asObject(first(raw.details, raw.breakdown));
 	return {
-		score: toNumber(first(raw.score, raw.value)),
+		// 0 to 100: 99,999 is unknown, never 100
+		score: toPercent(first(raw.score, raw.value)),
 		// one case for the rating: the service's own (excellent, good, fair, poor, critical)
 		rating: toLowerText(raw.rating),
 		description: toText(raw.rating_description),
-		totalPenalties: toNumber(raw.total_penalties),
-		bounces: countOf(details.bounces),
-		negativeBalances: countOf(details.negative_balances),
-		reconciliationIssues: countOf(details.reconciliation_issues),
+		totalPenalties: toAmount(raw.total_penalties),
+		bounces: countIn(details.bounces),
+		negativeBalances: countIn(details.negative_balances),
+		reconciliationIssues: countIn(details.reconciliation_issues),
 	};
 }
 
-function suspiciousCreditsOf(raw: unknown): {
+/** A count from a `{count}` object or a number, within the count range (else null). */
+function countIn(value: unknown): number | null {
+	return toCount(isObject(value) ? first(value.count, value.total, value.total_count) : value);
+}
+
+/**
+ * The identity of a listed transaction (a bounce, a suspicious credit): its transaction id. Date,
+ * amount and narration are no identity: two like payments on one day are two payments.
+ */
+const transactionId = (row: unknown): string | null =>
+	isObject(row) ? toText(first(row.transaction_id, row.txn_id, row.id)) : null;
+
+/**
+ * How many entries a list of transactions may hold: `{min, max}` (equal when every repeat is certain:
+ * an id listed twice with the same content is one entry; a deep-equal copy of an entry without an id
+ * may be a repeat or a second like payment, so it widens the range), `unknown` when an entry is no
+ * object or one id carries two different entries, null when the value is no list.
+ */
+function listRange(value: unknown): { min: number; max: number } | 'unknown' | null {
+	if (!Array.isArray(value)) return null;
+	if (!value.every(isObject)) return 'unknown';
+	const byId = new Map<string, string>();
+	const anonymous = new Set<string>();
+	let anonymousRows = 0;
+	for (const row of value) {
+		const id = transactionId(row);
+		const text = canonical(row);
+		if (id === null) {
+			anonymous.add(text);
+			anonymousRows++;
+			continue;
+		}
+		const seen = byId.get(id);
+		if (seen === undefined) byId.set(id, text);
+		else if (seen !== text) return 'unknown';
+	}
+	return { min: byId.size + anonymous.size, max: byId.size + anonymousRows };
+}
+
+/** A summary field that is stated (present and not null), even when unreadable. */
+const stated = (value: unknown) => value !== undefined && value !== null;
+
+/**
+ * A declared count, or `'unknown'` when the summary states it in a form outside the count range (a
+ * -1 is not "none": the count is unknown, never the list's length instead).
+ */
+function declaredCount(...values: unknown[]): number | null | 'unknown' {
+	const value = values.find(stated);
+	if (value === undefined) return null;
+	return toCount(value) ?? 'unknown';
+}
+
+interface FlaggedCount {
+	/** How many, or null when unknown. */
 	count: number | null;
-	list: SuspiciousCredit[] | null;
-} {
-	if (!isObject(raw)) return { count: null, list: null };
-	const list = Array.isArray(raw.suspicious_credits)
-		? raw.suspicious_credits.filter(isObject).map((row) => ({
+	/** Whether there is one at least: true, false or null (known even when the count is not). */
+	any: boolean | null;
+}
+
+const UNKNOWN_COUNT: FlaggedCount = { count: null, any: null };
+
+/**
+ * A count of flagged entries from every place the analysis states it: the summary's count, the list
+ * it summarises, the health score's details. Places that disagree (a count of 1 next to an empty list,
+ * a bounce listed next to a count of 0, two counts that differ) make it unknown, as does a count out of
+ * its range. A list whose repeats are uncertain pins the count only through a stated count within its
+ * range, and says "one at least" when it holds an entry.
+ */
+function flaggedCount(
+	declared: number | null | 'unknown',
+	list: unknown,
+	others: Array<number | null> = [],
+): FlaggedCount {
+	if (declared === 'unknown') return UNKNOWN_COUNT;
+	const range = listRange(list);
+	if (range === 'unknown') return UNKNOWN_COUNT;
+	const counts = [...new Set([declared, ...others].filter((c): c is number => c !== null))];
+	if (counts.length > 1) return UNKNOWN_COUNT;
+	const count = counts.length === 1 ? counts[0] : null;
+	if (range === null) return { count, any: positive(count) };
+	if (count !== null)
+		return count >= range.min && count <= range.max ? { count, any: count > 0 } : UNKNOWN_COUNT;
+	return range.min === range.max
+		? { count: range.min, any: range.min > 0 }
+		: { count: null, any: range.min > 0 ? true : null };
+}
+
+function suspiciousCreditsOf(raw: unknown): FlaggedCount & { list: SuspiciousCredit[] | null } {
+	if (!isObject(raw)) return { ...UNKNOWN_COUNT, list: null };
+	const rows = raw.suspicious_credits;
+	const list = Array.isArray(rows)
+		? rows.filter(isObject).map((row) => ({
 				date: toStatementDate(first(row.date, row.txn_date)),
-				amount: toNumber(first(row.amount, row.credit)),
+				amount: toAmount(first(row.amount, row.credit)),
 				description: toText(first(row.description, row.narration)),
 				reason: toText(first(row.reason, row.remarks)),
 			}))
 		: null;
 	const summary = asObject(raw.summary);
-	const count =
-		toNumber(first(summary.total_suspicious_credits, summary.suspicious_credits)) ??
-		(list ? list.length : null);
-	return { count, list };
+	const { count, any } = flaggedCount(
+		declaredCount(summary.total_suspicious_credits, summary.suspicious_credits),
+		rows,
+	);
+	return { count, any, list };
 }
 
 /**
- * One count the analysis gives in several places (the flagged transactions, the health score's
- * details): the count when the places that give it agree; null when none does or they disagree.
+ * The inward cheque returns of a cheque-return summary: its count (a whole number from 0; -1 is
+ * unknown, not "none"), checked against its total amount when both are stated (a count of 0 with an
+ * amount, or returns without one, contradict each other).
  */
-function agreedCount(counts: Array<number | null>): number | null {
-	const known = [...new Set(counts.filter((c): c is number => c !== null))];
-	return known.length === 1 ? known[0] : null;
+function chequeReturnsOf(summary: unknown): number | null {
+	if (!isObject(summary)) return toCount(summary);
+	const declared = declaredCount(
+		summary.total_returns,
+		summary.count,
+		summary.inward_returns,
+		summary.returns,
+	);
+	if (declared === 'unknown' || declared === null) return null;
+	if (!stated(summary.total_amount)) return declared;
+	const amount = toAmount(summary.total_amount);
+	if (amount === null) return null;
+	return (declared === 0) === (amount === 0) ? declared : null;
 }
 
 function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount {
@@ -656,44 +800,31 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 	const flagged = asObject(json.flagged_transactions);
 	const flaggedSummary = asObject(flagged.summary);
 	const health = healthScoreOf(json.health_score);
-	const bounces = agreedCount([
-		countOf(
-			first(flaggedSummary.bounce_count, flaggedSummary.bounces, flagged.bounce_transactions),
-		),
-		health?.bounces ?? null,
-	]);
-	const negatives = agreedCount([
-		countOf(
-			first(
-				flaggedSummary.negative_balance_count,
-				flaggedSummary.negative_balances,
-				flagged.negative_balance_transactions,
-			),
-		),
-		health?.negativeBalances ?? null,
-	]);
-	const chequeSummary = flagged.cheque_return_summary;
-	const chequeReturns = isObject(chequeSummary)
-		? countOf(
-				first(
-					chequeSummary.total_returns,
-					chequeSummary.count,
-					chequeSummary.inward_returns,
-					chequeSummary.returns,
-				),
-			)
-		: countOf(chequeSummary);
+	const bounces = flaggedCount(
+		declaredCount(flaggedSummary.bounce_count, flaggedSummary.bounces),
+		flagged.bounce_transactions,
+		[health?.bounces ?? null],
+	);
+	const negatives = flaggedCount(
+		declaredCount(flaggedSummary.negative_balance_count, flaggedSummary.negative_balances),
+		flagged.negative_balance_transactions,
+		[health?.negativeBalances ?? null],
+	);
+	const chequeReturns = chequeReturnsOf(flagged.cheque_return_summary);
 	const suspicious = suspiciousCreditsOf(json.suspicious_transactions);
 	const modes = asObject(card.mode_breakdown);
 	const trend = monthlyTrend(json.monthly_summary);
 	// an average or minimum of month-end balances only when every row is a month with one
-	const monthEnds = trend.map((m) =>
+	const monthEnds = (trend ?? []).map((m) =>
 		isText(m.month) ? (m.closingBalance as number | null) : null,
 	);
 	const allMonthEnds = monthEnds.length > 0 && monthEnds.every((b) => b !== null);
 	const ends = monthEnds as number[];
+	// a figure the summary states out of its range is unknown, never replaced by the month-ends
+	const balanceFigure = (value: unknown, computed: () => number | null) =>
+		stated(value) ? toSignedAmount(value) : computed();
 	return {
-		accountIndex: toNumber(a.account_index) ?? position,
+		accountIndex: toCount(a.account_index) ?? position,
 		bankName: toText(first(a.bank_name, card.bank_name)),
 		accountNumber: toText(first(a.account_number, card.account_number)),
 		ifsc: toUpperText(card.ifsc_code),
@@ -703,7 +834,7 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 		analysed: Object.keys(json).length > 0,
 		periodFrom: toStatementDate(first(period.start_date, period.from)),
 		periodTo: toStatementDate(first(period.end_date, period.to)),
-		totalCredits: toNumber(
+		totalCredits: toAmount(
 			first(
 				txns.total_credits,
 				txns.total_credit,
@@ -711,31 +842,32 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 				balances.total_credits,
 			),
 		),
-		totalDebits: toNumber(
+		totalDebits: toAmount(
 			first(txns.total_debits, txns.total_debit, txns.total_debit_amount, balances.total_debits),
 		),
-		averageMonthlyBalance:
-			toNumber(
-				first(
-					balances.average_monthly_balance,
-					balances.avg_monthly_balance,
-					balances.average_balance,
-					balances.avg_balance,
-				),
-			) ?? (allMonthEnds ? round2(ends.reduce((s, b) => s + b, 0) / ends.length) : null),
-		minimumMonthlyBalance:
-			toNumber(balances.minimum_monthly_balance) ?? (allMonthEnds ? Math.min(...ends) : null),
-		minimumBalance: toNumber(first(balances.minimum_balance, balances.min_balance)),
-		openingBalance: toNumber(balances.opening_balance),
-		closingBalance: toNumber(balances.closing_balance),
+		averageMonthlyBalance: balanceFigure(
+			first(
+				balances.average_monthly_balance,
+				balances.avg_monthly_balance,
+				balances.average_balance,
+				balances.avg_balance,
+			),
+			() => (allMonthEnds ? round2(ends.reduce((s, b) => s + b, 0) / ends.length) : null),
+		),
+		minimumMonthlyBalance: balanceFigure(balances.minimum_monthly_balance, () =>
+			allMonthEnds ? Math.min(...ends) : null,
+		),
+		minimumBalance: toSignedAmount(first(balances.minimum_balance, balances.min_balance)),
+		openingBalance: toSignedAmount(balances.opening_balance),
+		closingBalance: toSignedAmount(balances.closing_balance),
 		healthScore: health,
 		flags: {
 			...emptyFlags(),
 			// a returned inward cheque is a bounce, as in the reference shape's flags
-			anyBounce: anyTrue([positive(bounces), positive(chequeReturns)]),
+			anyBounce: anyTrue([bounces.any, positive(chequeReturns)]),
 			inwardChequeReturn: positive(chequeReturns),
-			negativeBalance: positive(negatives),
-			suspiciousCredit: positive(suspicious.count),
+			negativeBalance: negatives.any,
+			suspiciousCredit: suspicious.any,
 		},
 		suspiciousCreditCount: suspicious.count,
 		suspiciousCredits: suspicious.list,
@@ -743,30 +875,39 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 			const m = asObject(value);
 			return {
 				mode,
-				count: toNumber(m.count),
-				totalCredit: toNumber(first(m.total_credit, m.total_credits)),
-				totalDebit: toNumber(first(m.total_debit, m.total_debits)),
+				count: toCount(m.count),
+				totalCredit: toAmount(first(m.total_credit, m.total_credits)),
+				totalDebit: toAmount(first(m.total_debit, m.total_debits)),
 			};
 		}),
-		monthlyTrend: trend,
+		monthlyTrend: trend ?? [],
 	};
 }
 
-/** A list of `{month, ...}` rows with months as `YYYY-MM` and amounts as numbers. */
-function monthlyTrend(raw: unknown): IDataObject[] {
-	return asArray(raw).map((row) => {
+/**
+ * A list of `{month, ...}` rows with months as `YYYY-MM` and amounts as numbers within their ranges;
+ * a month listed twice is one month when both copies agree, and the trend is unknown (null) when they
+ * disagree (or when a row without its month is copied).
+ */
+function monthlyTrend(raw: unknown): IDataObject[] | null {
+	const rows = asArray(raw).map((row) => {
 		const r = asObject(row);
-		const credits = toNumber(first(r.total_credits, r.credits));
-		const debits = toNumber(first(r.total_debits, r.debits));
+		const credits = toAmount(first(r.total_credits, r.credits));
+		const debits = toAmount(first(r.total_debits, r.debits));
+		const net = first(r.net);
 		return {
 			month: toIsoMonth(r.month) ?? toText(r.month),
 			totalCredits: credits,
 			totalDebits: debits,
-			net:
-				toNumber(r.net) ?? (credits !== null && debits !== null ? round2(credits - debits) : null),
-			closingBalance: toNumber(first(r.closing_balance, r.month_end_balance)),
-		};
+			net: stated(net)
+				? toSignedAmount(net)
+				: credits !== null && debits !== null
+					? round2(credits - debits)
+					: null,
+			closingBalance: toSignedAmount(first(r.closing_balance, r.month_end_balance)),
+		} as IDataObject;
 	});
+	return distinctEntries(rows, (row) => (isText(row.month) ? row.month : null)).entries;
 }
 
 const TREND_FIGURES = ['totalCredits', 'totalDebits', 'net', 'closingBalance'];
@@ -791,21 +932,159 @@ function mergeMonthlyTrends(trends: IDataObject[][]): IDataObject[] {
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
+/** Account number and bank, compared without case and spaces: one account however it is written. */
+function accountIdentity(raw: unknown): string | null {
+	const a = asObject(raw);
+	const card = asObject(asObject(first(a.analysis_json, a.analysis)).summary_card);
+	const key = (value: unknown) => toText(value)?.toUpperCase().replace(/\s+/g, '') ?? null;
+	const number = key(first(a.account_number, card.account_number));
+	const bank = key(first(a.bank_name, card.bank_name, a.fip_id, a.fip));
+	return number === null || bank === null ? null : `${bank}|${number}`;
+}
+
+/**
+ * Two copies of one account say the same thing when they differ at most in their position
+ * (`account_index`) and the service's per-account job id (`bsa_client_id`).
+ */
+function sameAccount(x: unknown, y: unknown): boolean {
+	const strip = (raw: unknown) => {
+		const { account_index: _index, bsa_client_id: _job, ...rest } = asObject(raw);
+		return canonical(rest);
+	};
+	return strip(x) === strip(y);
+}
+
+interface ListedAccounts {
+	/** The raw accounts, each once; the whole list as sent when `conflicting`. */
+	raw: unknown[];
+	/** Their positions in the answer. */
+	positions: number[];
+	repeats: number;
+	conflicting: boolean;
+}
+
+/** The accounts an answer lists, each once (account number and bank), or conflicting copies. */
+function listedAccounts(list: unknown[]): ListedAccounts {
+	const indexed = list.map((raw, position) => ({ raw, position }));
+	const { entries, repeats } = distinctEntries(
+		indexed,
+		(entry) => accountIdentity(entry.raw),
+		(x, y) => sameAccount(x.raw, y.raw),
+	);
+	// anonymous copies are compared without their position too
+	const anonymousCopies =
+		entries !== null &&
+		(() => {
+			const seen = new Set<string>();
+			for (const { raw } of entries) {
+				if (accountIdentity(raw) !== null) continue;
+				const { account_index: _i, bsa_client_id: _j, ...rest } = asObject(raw);
+				const key = canonical(rest);
+				if (seen.has(key)) return true;
+				seen.add(key);
+			}
+			return false;
+		})();
+	if (entries === null || anonymousCopies)
+		return { raw: list, positions: list.map((_, i) => i), repeats, conflicting: true };
+	return {
+		raw: entries.map((e) => e.raw),
+		positions: entries.map((e) => e.position),
+		repeats,
+		conflicting: false,
+	};
+}
+
 /**
  * The coverage of a sample-shape analysis: how many accounts the journey has (total_accounts, or the
  * accounts listed when they are more), and which ones lack their analysis. Without total_accounts it
  * is unknown whether the list is whole, so the analysis is not complete.
  */
-function coverageOf(data: IDataObject, accounts: AnalysisAccount[]): AnalysisCoverage {
-	const declared = toNumber(data.total_accounts);
+function coverageOf(
+	data: IDataObject,
+	accounts: AnalysisAccount[],
+	listed: ListedAccounts,
+): AnalysisCoverage {
+	const declared = toCount(data.total_accounts);
 	const count = declared === null ? null : Math.max(declared, accounts.length);
 	const unanalysed = accounts.filter((a) => !a.analysed);
 	const analysed = accounts.length - unanalysed.length;
 	return {
-		accounts: count,
-		analysed,
-		complete: count !== null && count > 0 && analysed === count,
+		accounts: listed.conflicting ? declared : count,
+		analysed: listed.conflicting ? null : analysed,
+		complete: !listed.conflicting && count !== null && count > 0 && analysed === count,
 		unanalysedAccounts: unanalysed.map((a) => a.accountIndex as number),
+		source: 'accounts',
+		repeatedAccounts: listed.repeats,
+		conflictingAccounts: listed.conflicting,
+	};
+}
+
+/** Whether a listed account of a reference-layout answer says it was analysed: true, false or null. */
+function accountAnalysed(raw: unknown): boolean | null {
+	const a = asObject(raw);
+	const flag = toBoolean(first(a.analysis_completed, a.analysed));
+	if (flag !== null) return flag;
+	const status = toStatusWord(first(a.bsa_status, a.analysis_status, a.status));
+	if (status === null) return null;
+	if (normalizeJourneyStatusValue(status).isSuccessful) return true;
+	return ['failed', 'pending', 'processing', 'skipped', 'not_analysed'].includes(status)
+		? false
+		: null;
+}
+
+/**
+ * The coverage of a reference-layout analysis. The layout is one analysis of the whole journey and
+ * names no account: without any account list or count the node cannot see an account the service
+ * left out (`source: 'journey'`, taken as complete: the service answers only once the journey is
+ * analysis_complete). When the answer does list its accounts or counts (`accounts[]`,
+ * `total_accounts`, `completed_accounts`, `failed_accounts`), coverage is read from them as in the
+ * sample layout: an account listed without its analysis, or a count left over, is not analysed.
+ */
+function referenceCoverage(data: IDataObject): AnalysisCoverage {
+	const hasList = Array.isArray(data.accounts);
+	if (!hasList && !['total_accounts', 'completed_accounts', 'failed_accounts'].some((k) => k in data))
+		return {
+			accounts: null,
+			analysed: null,
+			complete: true,
+			unanalysedAccounts: [],
+			source: 'journey',
+			repeatedAccounts: 0,
+			conflictingAccounts: false,
+		};
+	const listed = listedAccounts(hasList ? (data.accounts as unknown[]) : []);
+	const states = listed.raw.map(accountAnalysed);
+	const indexOf = (i: number) =>
+		toCount(asObject(listed.raw[i]).account_index) ?? listed.positions[i];
+	// a count the answer states: undefined when not stated, null when stated out of its range
+	const count = (key: string) => (key in data ? toCount(data[key]) : undefined);
+	const total = count('total_accounts');
+	const completed = count('completed_accounts');
+	const failed = count('failed_accounts');
+	const listedAnalysed =
+		hasList && states.every((s) => s !== null) ? states.filter((s) => s === true).length : null;
+	let accounts = total !== undefined ? total : hasList ? listed.raw.length : null;
+	// more accounts listed than the answer says it has: which count is right is unknown
+	if (accounts !== null && listed.raw.length > accounts) accounts = null;
+	let analysed = completed !== undefined ? completed : listedAnalysed;
+	if (completed !== undefined && hasList && completed !== listedAnalysed) analysed = null;
+	const conflicting = listed.conflicting;
+	return {
+		accounts: conflicting ? (total ?? null) : accounts,
+		analysed: conflicting ? null : analysed,
+		complete:
+			!conflicting &&
+			accounts !== null &&
+			accounts > 0 &&
+			analysed === accounts &&
+			(failed === undefined || failed === 0),
+		unanalysedAccounts: conflicting
+			? []
+			: states.flatMap((state, i) => (state === true ? [] : [indexOf(i)])),
+		source: 'accounts',
+		repeatedAccounts: listed.repeats,
+		conflictingAccounts: conflicting,
 	};
 }
 
@@ -822,9 +1101,10 @@ export const ANALYSIS_REQUIRED = (body: unknown): string | undefined => {
 /**
  * Get Analysis (operation journeyAnalysisJson), either shape, to one summary. Reference:
  * `data.{summary, income, obligations, cash_flow, flags}` for all accounts together. Sample:
- * `data.accounts[].analysis_json` per account; figures over the accounts (sums, the worst health
- * score, flags that are false) only when every account was analysed (`coverage.complete`), and null
- * otherwise; a flag any analysed account shows is true either way.
+ * `data.accounts[].analysis_json` per account, each account once (account number and bank); figures
+ * over the accounts (sums, the worst health score, flags that are false) only when every account was
+ * analysed (`coverage.complete`), and null otherwise; a flag any analysed account shows is true either
+ * way. Every figure is read within its range (normalize/grammar.ts): outside it, it is null.
  */
 export function normalizeAnalysis(body: unknown): AnalysisSummary {
 	const data = unwrap(body);
@@ -840,8 +1120,9 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 			data.total_accounts !== undefined);
 
 	if (isSample) {
-		const accounts = rawAccounts.map(sampleAccountAnalysis);
-		const coverage = coverageOf(data, accounts);
+		const listed = listedAccounts(rawAccounts);
+		const accounts = listed.raw.map((raw, i) => sampleAccountAnalysis(raw, listed.positions[i]));
+		const coverage = coverageOf(data, accounts, listed);
 		const over = (pick: (a: AnalysisAccount) => number | null) =>
 			coverage.complete ? sumOfAll(accounts.map(pick)) : null;
 		const credits = over((a) => a.totalCredits);
@@ -893,6 +1174,7 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 				suspiciousCredit: flag('suspiciousCredit'),
 			},
 			healthScore: worst?.healthScore ?? null,
+			notInLayout: [...NOT_IN_SAMPLE_LAYOUT],
 			accounts,
 		};
 	}
@@ -903,8 +1185,8 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 	const cashFlow = asObject(data.cash_flow);
 	const flags = asObject(data.flags);
 	const period = asObject(data.analysis_period);
-	const credits = toNumber(summary.total_credits);
-	const debits = toNumber(summary.total_debits);
+	const credits = toAmount(summary.total_credits);
+	const debits = toAmount(summary.total_debits);
 	const salaryBounce = toBoolean(flags.salary_bounce);
 	const emiBounce = toBoolean(flags.emi_bounce);
 	const inwardChequeReturn = toBoolean(flags.inward_cheque_return);
@@ -912,27 +1194,28 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 		shape: 'reference',
 		...base,
 		// one analysis of the whole journey: the service's own figures over all its accounts
-		coverage: { accounts: null, analysed: null, complete: true, unanalysedAccounts: [] },
+		coverage: referenceCoverage(data),
 		periodFrom: toStatementDate(first(period.from, period.start_date)),
 		periodTo: toStatementDate(first(period.to, period.end_date)),
 		totalCredits: credits,
 		totalDebits: debits,
 		netFlow: credits !== null && debits !== null ? round2(credits - debits) : null,
-		averageMonthlyBalance: toNumber(summary.average_monthly_balance),
-		minimumMonthlyBalance: toNumber(summary.minimum_monthly_balance),
-		averageMonthlyIncome: toNumber(income.average_monthly_income),
-		incomeStabilityScore: toNumber(income.income_stability_score),
+		averageMonthlyBalance: toSignedAmount(summary.average_monthly_balance),
+		minimumMonthlyBalance: toSignedAmount(summary.minimum_monthly_balance),
+		averageMonthlyIncome: toAmount(income.average_monthly_income),
+		incomeStabilityScore: toPercent(income.income_stability_score),
 		salaryCredits: asArray(income.identified_salary_credits).map((row) => {
 			const r = asObject(row);
-			return { month: toText(r.month), amount: toNumber(r.amount), source: toText(r.source) };
+			return { month: toText(r.month), amount: toAmount(r.amount), source: toText(r.source) };
 		}),
-		totalEmiPerMonth: toNumber(obligations.total_emi_per_month),
-		fixedObligationsRatio: toNumber(obligations.fixed_obligations_ratio),
+		totalEmiPerMonth: toAmount(obligations.total_emi_per_month),
+		// EMIs over income: a ratio from 0 (it may pass 1)
+		fixedObligationsRatio: toAmount(obligations.fixed_obligations_ratio),
 		emiAccounts: asArray(obligations.emi_accounts).map((row) => {
 			const r = asObject(row);
-			return { lender: toText(r.lender), amount: toNumber(r.amount), mode: toText(r.mode) };
+			return { lender: toText(r.lender), amount: toAmount(r.amount), mode: toText(r.mode) };
 		}),
-		monthlyTrend: monthlyTrend(cashFlow.monthly_trend),
+		monthlyTrend: monthlyTrend(cashFlow.monthly_trend) ?? [],
 		flags: {
 			...emptyFlags(),
 			salaryBounce,
@@ -944,6 +1227,7 @@ export function normalizeAnalysis(body: unknown): AnalysisSummary {
 			negativeBalance: toBoolean(flags.negative_balance),
 		},
 		healthScore: healthScoreOf(data.health_score),
+		notInLayout: [...NOT_IN_REFERENCE_LAYOUT],
 		accounts: [],
 	};
 }

@@ -321,18 +321,33 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 					pan: at('pan'),
 					name: at('name'),
 				},
-	'bankStatementJourney.getAnalysis': {
-		decisionReady: at('decisionReady'),
-		incomplete: at('incomplete'),
-		anyBounce: at('flags.anyBounce'),
-		inwardChequeReturn: at('flags.inwardChequeReturn'),
-		negativeBalance: at('flags.negativeBalance'),
-		suspiciousCredit: at('flags.suspiciousCredit'),
-		healthScore: at('healthScore.score'),
-		averageMonthlyBalance: at('averageMonthlyBalance'),
-		netFlow: at('netFlow'),
-		clientId: at('clientId'),
-	},
+	// the reference layout states no health score, negative-balance or suspicious-credit check: its item
+	// leaves those fields out (a rule comparing them meets no value, not a null n8n compares like 0) and
+	// names them in `notInLayout`
+	'bankStatementJourney.getAnalysis': (json): View =>
+		json.shape === 'reference'
+			? {
+					decisionReady: at('decisionReady'),
+					incomplete: at('incomplete'),
+					anyBounce: at('flags.anyBounce'),
+					inwardChequeReturn: at('flags.inwardChequeReturn'),
+					averageMonthlyBalance: at('averageMonthlyBalance'),
+					netFlow: at('netFlow'),
+					notInLayout: at('notInLayout'),
+					clientId: at('clientId'),
+				}
+			: {
+					decisionReady: at('decisionReady'),
+					incomplete: at('incomplete'),
+					anyBounce: at('flags.anyBounce'),
+					inwardChequeReturn: at('flags.inwardChequeReturn'),
+					negativeBalance: at('flags.negativeBalance'),
+					suspiciousCredit: at('flags.suspiciousCredit'),
+					healthScore: at('healthScore.score'),
+					averageMonthlyBalance: at('averageMonthlyBalance'),
+					netFlow: at('netFlow'),
+					clientId: at('clientId'),
+				},
 };
 
 /** Operations whose Simplified view picks fields (the others keep their small record). */

@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { missingField } from '../../../nodes/FinVerify/transport';
+import { decide, withDecision } from '../../../nodes/FinVerify/helpers/normalize/decision';
+import { simplifyOutput } from '../../../nodes/FinVerify/helpers/normalize/simplified';
 import {
 	inferMode,
 	ANALYSIS_REQUIRED,
@@ -1047,5 +1049,430 @@ describe('Get Status and Get Statement Result: unknown is null', () => {
 		expect(missingField(statementSample, STATEMENT_REQUIRED)).toBeUndefined();
 		expect(missingField(analysisReference, ANALYSIS_REQUIRED)).toBeUndefined();
 		expect(missingField(analysisSample, ANALYSIS_REQUIRED)).toBeUndefined();
+	});
+});
+
+describe('Get Analysis grammar: impossible values, contradictions and repeats are unknown', () => {
+	const decideAnalysis = (body: unknown) =>
+		decide('bankStatementJourney.getAnalysis', normalizeAnalysis(body) as IDataObject);
+	/** One clean analysed account: no bounce, no cheque return, no suspicious credit. */
+	const cleanAccount = (index = 0, number = `XXXX000${index}`) => {
+		const account = sampleAccount(index, 90, 5000, 0) as IDataObject & {
+			analysis_json: IDataObject & {
+				flagged_transactions: IDataObject;
+				health_score: IDataObject;
+				summary_card: IDataObject & { balance_summary: IDataObject };
+				suspicious_transactions?: IDataObject;
+			};
+		};
+		account.account_number = number;
+		account.analysis_json.summary_card.account_number = number;
+		account.analysis_json.flagged_transactions.cheque_return_summary = {
+			count: 0,
+			total_amount: 0,
+		};
+		account.analysis_json.flagged_transactions.summary = { bounces: 0, negative_balances: 0 };
+		account.analysis_json.suspicious_transactions = {
+			suspicious_credits: [],
+			suspicious_debits: [],
+			monthwise_summary: [],
+			summary: { total_suspicious_credits: 0 },
+		};
+		return account;
+	};
+	const journey = (accounts: unknown[], total = accounts.length) => ({
+		data: { client_id: 'aa_9', status: 'completed', total_accounts: total, accounts },
+	});
+	const flagged = (account: ReturnType<typeof cleanAccount>) =>
+		account.analysis_json.flagged_transactions;
+
+	it('a clean, well-formed answer of each layout is ready', () => {
+		expect(decideAnalysis(journey([cleanAccount(0), cleanAccount(1)]))).toMatchObject({
+			decisionReady: true,
+			incomplete: [],
+		});
+		expect(decideAnalysis(analysisReference)).toMatchObject({ decisionReady: true });
+	});
+
+	describe('counts: a whole number from 0', () => {
+		it.each([-1, 1.5, '-1', 'NA', 1e21])(
+			'an inward cheque-return count of %p is unknown, not "no return"',
+			(count) => {
+				const account = cleanAccount();
+				flagged(account).cheque_return_summary = { count, total_amount: 0 };
+				const a = normalizeAnalysis(journey([account]));
+				expect(a.flags).toMatchObject({ inwardChequeReturn: null, anyBounce: null });
+				expect(decideAnalysis(journey([account])).incomplete).toContain(
+					'flags unknown: bounces, inward cheque returns',
+				);
+			},
+		);
+
+		it('a cheque-return summary whose count and amount contradict each other is unknown', () => {
+			for (const summary of [
+				{ count: 0, total_amount: 25000 },
+				{ count: 2, total_amount: 0 },
+				{ count: 0, total_amount: -5 },
+			]) {
+				const account = cleanAccount();
+				flagged(account).cheque_return_summary = summary;
+				expect(normalizeAnalysis(journey([account])).flags.inwardChequeReturn).toBeNull();
+			}
+			const returned = cleanAccount();
+			flagged(returned).cheque_return_summary = { count: 1, total_amount: 25000 };
+			expect(normalizeAnalysis(journey([returned])).flags).toMatchObject({
+				inwardChequeReturn: true,
+				anyBounce: true,
+			});
+		});
+
+		it('a negative bounce count is unknown, not "no bounce"', () => {
+			const account = cleanAccount();
+			flagged(account).summary = { bounces: -1, negative_balances: 0 };
+			expect(normalizeAnalysis(journey([account])).flags.anyBounce).toBeNull();
+			expect(decideAnalysis(journey([account])).decisionReady).toBe(false);
+		});
+
+		it("a count out of range in the health score's details is not a count (-1 never agrees)", () => {
+			const account = cleanAccount();
+			(account.analysis_json.health_score.details as IDataObject).bounces = { count: -1 };
+			const a = normalizeAnalysis(journey([account]));
+			expect(a.healthScore?.bounces).toBeNull();
+			// the summary and the (empty) list still say none
+			expect(a.flags.anyBounce).toBe(false);
+		});
+	});
+
+	describe('contradictions: a summary against its own list', () => {
+		it('suspicious credits counted 1 with the list empty: the flag is unknown, not false', () => {
+			const account = cleanAccount();
+			account.analysis_json.suspicious_transactions = {
+				suspicious_credits: [],
+				summary: { total_suspicious_credits: 1 },
+			};
+			const a = normalizeAnalysis(journey([account]));
+			expect(a.flags.suspiciousCredit).toBeNull();
+			expect(a.accounts[0].suspiciousCreditCount).toBeNull();
+			expect(decideAnalysis(journey([account])).incomplete).toEqual([
+				'flags unknown: suspicious credits',
+			]);
+		});
+
+		it('a suspicious credit listed with a count of 0 is unknown too', () => {
+			const account = cleanAccount();
+			account.analysis_json.suspicious_transactions = {
+				suspicious_credits: [{ date: '2025-01-20', amount: 250000, description: 'NEFT' }],
+				summary: { total_suspicious_credits: 0 },
+			};
+			expect(normalizeAnalysis(journey([account])).flags.suspiciousCredit).toBeNull();
+		});
+
+		it('a bounce count > 0 with no bounce listed, or a bounce listed with a count of 0, is unknown', () => {
+			const counted = cleanAccount();
+			flagged(counted).summary = { bounces: 1, negative_balances: 0 };
+			expect(normalizeAnalysis(journey([counted])).flags.anyBounce).toBeNull();
+			const listed = cleanAccount();
+			flagged(listed).bounce_transactions = [
+				{ date: '2025-01-05', description: 'ACH RTN', amount: 4500 },
+			];
+			expect(normalizeAnalysis(journey([listed])).flags.anyBounce).toBeNull();
+			// the summary, the list and the health score's details agreeing: a known bounce
+			const agreed = cleanAccount();
+			flagged(agreed).bounce_transactions = [
+				{ date: '2025-01-05', description: 'ACH RTN', amount: 4500 },
+			];
+			flagged(agreed).summary = { bounces: 1, negative_balances: 0 };
+			(agreed.analysis_json.health_score.details as IDataObject).bounces = { count: 1 };
+			expect(normalizeAnalysis(journey([agreed])).flags.anyBounce).toBe(true);
+		});
+
+		it('a negative-balance count against its list', () => {
+			const account = cleanAccount();
+			flagged(account).summary = { bounces: 0, negative_balances: 2 };
+			expect(normalizeAnalysis(journey([account])).flags.negativeBalance).toBeNull();
+		});
+	});
+
+	describe('ranges of amounts and the health score', () => {
+		it('a health score of 99,999 (or -5, or 100.5) is unknown, never 100', () => {
+			for (const score of [99_999, -5, 100.5, '1e3']) {
+				const account = cleanAccount();
+				account.analysis_json.health_score.score = score;
+				const a = normalizeAnalysis(journey([account]));
+				expect(a.accounts[0].healthScore?.score).toBeNull();
+				expect(a.healthScore).toBeNull();
+				expect(decideAnalysis(journey([account])).incomplete).toEqual(['health score unknown']);
+			}
+			const edge = cleanAccount();
+			edge.analysis_json.health_score.score = 100;
+			expect(normalizeAnalysis(journey([edge])).healthScore?.score).toBe(100);
+		});
+
+		it('balances and credits of 1e21 are unknown; a negative balance (an overdraft) is read', () => {
+			const huge = cleanAccount();
+			huge.analysis_json.summary_card.balance_summary.average_monthly_balance = 1e21;
+			(huge.analysis_json.summary_card.transaction_summary as IDataObject).total_credits = 1e21;
+			const a = normalizeAnalysis(journey([huge]));
+			expect([a.averageMonthlyBalance, a.totalCredits, a.netFlow]).toEqual([null, null, null]);
+			expect(decideAnalysis(journey([huge])).incomplete).toEqual([
+				'average monthly balance unknown',
+				'net flow unknown (total credits or debits)',
+			]);
+			// a stated balance out of range is not replaced by the month-end balances
+			expect(a.accounts[0].averageMonthlyBalance).toBeNull();
+			const overdraft = cleanAccount();
+			overdraft.analysis_json.summary_card.balance_summary.average_monthly_balance = -2500;
+			expect(normalizeAnalysis(journey([overdraft])).averageMonthlyBalance).toBe(-2500);
+			const negativeCredits = cleanAccount();
+			(
+				negativeCredits.analysis_json.summary_card.transaction_summary as IDataObject
+			).total_credits = -10;
+			expect(normalizeAnalysis(journey([negativeCredits])).totalCredits).toBeNull();
+		});
+
+		it('reference layout: incomes, balances and credits out of range are unknown', () => {
+			const data = analysisReference.data;
+			const a = normalizeAnalysis({
+				data: {
+					...data,
+					summary: { ...data.summary, total_credits: 1e21, average_monthly_balance: -1e21 },
+					income: { ...data.income, average_monthly_income: 1e21, income_stability_score: 99_999 },
+					obligations: { ...data.obligations, total_emi_per_month: -1 },
+				},
+			});
+			expect(a).toMatchObject({
+				totalCredits: null,
+				netFlow: null,
+				averageMonthlyBalance: null,
+				averageMonthlyIncome: null,
+				incomeStabilityScore: null,
+				totalEmiPerMonth: null,
+			});
+			expect(decide('bankStatementJourney.getAnalysis', a as IDataObject).decisionReady).toBe(
+				false,
+			);
+		});
+
+		it('a reference health_score the service adds is read within 0..100', () => {
+			const a = normalizeAnalysis({ data: { ...analysisReference.data, health_score: 99_999 } });
+			expect(a.healthScore).toBeNull();
+		});
+	});
+
+	describe('identity: an account or a month listed twice', () => {
+		it('the same account (account number and bank) listed twice alike is counted once', () => {
+			const one = cleanAccount(0, 'XXXX1111');
+			const copy = { ...cleanAccount(0, 'XXXX1111'), account_index: 1, bsa_client_id: 'bsa_x' };
+			const a = normalizeAnalysis(journey([one, copy], 1));
+			expect(a.accounts).toHaveLength(1);
+			expect(a.averageMonthlyBalance).toBe(10000);
+			expect(a.coverage).toMatchObject({
+				accounts: 1,
+				analysed: 1,
+				complete: true,
+				repeatedAccounts: 1,
+			});
+			expect(decideAnalysis(journey([one, copy], 1)).decisionReady).toBe(true);
+			// the account number and bank are compared without case and spaces
+			const spaced = { ...copy, bank_name: 'hdfc  bank' };
+			spaced.analysis_json = { ...copy.analysis_json };
+			// …so copies that write the bank differently are one account saying two things: unknown
+			expect(normalizeAnalysis(journey([one, spaced], 1)).coverage.conflictingAccounts).toBe(true);
+		});
+
+		it('a repeated account next to total_accounts: 2 leaves the other account unanalysed', () => {
+			const one = cleanAccount(0, 'XXXX1111');
+			const copy = { ...cleanAccount(0, 'XXXX1111'), account_index: 1 };
+			const a = normalizeAnalysis(journey([one, copy], 2));
+			expect(a.averageMonthlyBalance).toBeNull();
+			expect(a.coverage).toMatchObject({ accounts: 2, analysed: 1, complete: false });
+		});
+
+		it('two copies of one account that disagree: the figures are unknown', () => {
+			const one = cleanAccount(0, 'XXXX1111');
+			const other = cleanAccount(0, 'XXXX1111');
+			other.analysis_json.summary_card.balance_summary.average_monthly_balance = 99_000;
+			const a = normalizeAnalysis(journey([one, other], 2));
+			expect(a.averageMonthlyBalance).toBeNull();
+			expect(a.flags.anyBounce).toBeNull();
+			expect(a.coverage).toMatchObject({ conflictingAccounts: true, complete: false });
+			expect(decideAnalysis(journey([one, other], 2)).incomplete).toContain(
+				'an account listed twice with different analyses',
+			);
+		});
+
+		it('an account without its number copied deep-equal: one account or two is unknown', () => {
+			const anonymous = () => {
+				const account = cleanAccount(0) as IDataObject;
+				delete account.account_number;
+				delete ((account.analysis_json as IDataObject).summary_card as IDataObject).account_number;
+				return account;
+			};
+			const a = normalizeAnalysis(journey([anonymous(), { ...anonymous(), account_index: 1 }]));
+			expect(a.coverage.conflictingAccounts).toBe(true);
+			expect(a.averageMonthlyBalance).toBeNull();
+		});
+
+		it('a month listed twice is one month when alike, and unknown when the copies disagree', () => {
+			const account = cleanAccount() as IDataObject;
+			const json = account.analysis_json as IDataObject;
+			delete (json.summary_card as IDataObject & { balance_summary: IDataObject }).balance_summary
+				.average_monthly_balance;
+			const months = json.monthly_summary as IDataObject[];
+			json.monthly_summary = [...months, { ...months[1] }];
+			const alike = normalizeAnalysis(journey([account]));
+			expect(alike.accounts[0].monthlyTrend).toHaveLength(2);
+			expect(alike.accounts[0].averageMonthlyBalance).toBe(10000);
+			json.monthly_summary = [...months, { ...months[1], closing_balance: 1 }];
+			const differing = normalizeAnalysis(journey([account]));
+			expect(differing.accounts[0].monthlyTrend).toEqual([]);
+			expect(differing.accounts[0].averageMonthlyBalance).toBeNull();
+		});
+
+		it('a bounce listed twice with one transaction id is one bounce; two ids are two', () => {
+			const row = {
+				transaction_id: 't1',
+				date: '2025-01-05',
+				description: 'ACH RTN',
+				amount: 4500,
+			};
+			const account = cleanAccount();
+			flagged(account).bounce_transactions = [row, { ...row }];
+			flagged(account).summary = { bounces: 1, negative_balances: 0 };
+			(account.analysis_json.health_score.details as IDataObject).bounces = { count: 1 };
+			expect(normalizeAnalysis(journey([account])).flags.anyBounce).toBe(true);
+			// counted twice by the summary: a contradiction
+			flagged(account).summary = { bounces: 2, negative_balances: 0 };
+			(account.analysis_json.health_score.details as IDataObject).bounces = { count: 2 };
+			expect(normalizeAnalysis(journey([account])).flags.anyBounce).toBeNull();
+			// the same id with a different amount: which is right is unknown
+			flagged(account).bounce_transactions = [row, { ...row, amount: 9000 }];
+			expect(normalizeAnalysis(journey([account])).flags.anyBounce).toBeNull();
+		});
+
+		it('two like bounces without an id (same date, amount, narration) are not taken for one', () => {
+			const row = { date: '2025-01-05', description: 'ACH RTN', amount: 4500 };
+			const account = cleanAccount();
+			flagged(account).bounce_transactions = [row, { ...row }];
+			// the summary and the health score count both: two like bounces
+			flagged(account).summary = { bounces: 2, negative_balances: 0 };
+			(account.analysis_json.health_score.details as IDataObject).bounces = { count: 2 };
+			expect(normalizeAnalysis(journey([account])).flags.anyBounce).toBe(true);
+			// the summary says 3: more than listed, a contradiction
+			flagged(account).summary = { bounces: 3, negative_balances: 0 };
+			expect(normalizeAnalysis(journey([account])).flags.anyBounce).toBeNull();
+			// deep-equal suspicious credits without a count: one at least, how many is unknown
+			const suspicious = cleanAccount();
+			const credit = { date: '2025-01-20', amount: 250000, description: 'NEFT' };
+			suspicious.analysis_json.suspicious_transactions = {
+				suspicious_credits: [credit, { ...credit }],
+				summary: {},
+			};
+			const s = normalizeAnalysis(journey([suspicious]));
+			expect(s.flags.suspiciousCredit).toBe(true);
+			expect(s.accounts[0].suspiciousCreditCount).toBeNull();
+		});
+	});
+
+	describe('reference layout: what the node can and cannot know', () => {
+		it('names the facts the layout never states; version 3 Simplified leaves them out', () => {
+			const a = normalizeAnalysis(analysisReference);
+			expect(a.notInLayout).toEqual([
+				'healthScore',
+				'flags.negativeBalance',
+				'flags.suspiciousCredit',
+			]);
+			const record = withDecision('bankStatementJourney.getAnalysis', a as IDataObject);
+			expect(record.decisionReady).toBe(true);
+			const simplified = simplifyOutput('bankStatementJourney.getAnalysis', record, 3);
+			expect(simplified).not.toHaveProperty('healthScore');
+			expect(simplified).not.toHaveProperty('negativeBalance');
+			expect(simplified).not.toHaveProperty('suspiciousCredit');
+			expect(simplified.notInLayout).toEqual(a.notInLayout);
+			// the sample layout's item keeps them
+			const sample = withDecision(
+				'bankStatementJourney.getAnalysis',
+				normalizeAnalysis(journey([cleanAccount()])) as IDataObject,
+			);
+			expect(simplifyOutput('bankStatementJourney.getAnalysis', sample, 3)).toMatchObject({
+				healthScore: 90,
+				negativeBalance: false,
+				suspiciousCredit: false,
+			});
+		});
+
+		it('without any account list or count the coverage is the journey (the service names no account)', () => {
+			expect(normalizeAnalysis(analysisReference).coverage).toEqual({
+				accounts: null,
+				analysed: null,
+				complete: true,
+				unanalysedAccounts: [],
+				source: 'journey',
+				repeatedAccounts: 0,
+				conflictingAccounts: false,
+			});
+		});
+
+		it('an account the answer lists without its analysis is not analysed', () => {
+			const body = {
+				data: {
+					...analysisReference.data,
+					accounts: [
+						{
+							account_index: 0,
+							bank_name: 'HDFC Bank',
+							account_number: 'XX11',
+							bsa_status: 'completed',
+						},
+						{ account_index: 1, bank_name: 'SBI', account_number: 'XX22', bsa_status: 'failed' },
+					],
+				},
+			};
+			const a = normalizeAnalysis(body);
+			expect(a.shape).toBe('reference');
+			expect(a.coverage).toMatchObject({
+				accounts: 2,
+				analysed: 1,
+				complete: false,
+				unanalysedAccounts: [1],
+				source: 'accounts',
+			});
+			expect(decideAnalysis(body).incomplete).toEqual(['account not analysed: 1']);
+		});
+
+		it('total_accounts above the analysed count, a failed account, or an unreadable count: not complete', () => {
+			for (const extra of [
+				{ total_accounts: 2, completed_accounts: 1 },
+				{ total_accounts: 2 },
+				{ total_accounts: 1, completed_accounts: 1, failed_accounts: 1 },
+				{ total_accounts: -1, completed_accounts: 1 },
+			]) {
+				const body = { data: { ...analysisReference.data, ...extra } };
+				expect(normalizeAnalysis(body).coverage.complete).toBe(false);
+				expect(decideAnalysis(body).decisionReady).toBe(false);
+			}
+			const whole = {
+				data: {
+					...analysisReference.data,
+					total_accounts: 2,
+					completed_accounts: 2,
+					failed_accounts: 0,
+				},
+			};
+			expect(decideAnalysis(whole).decisionReady).toBe(true);
+		});
+
+		it('the same account listed twice in the reference layout is one account', () => {
+			const account = { bank_name: 'HDFC Bank', account_number: 'XX11', bsa_status: 'completed' };
+			const a = normalizeAnalysis({
+				data: { ...analysisReference.data, total_accounts: 1, accounts: [account, { ...account }] },
+			});
+			expect(a.coverage).toMatchObject({
+				accounts: 1,
+				analysed: 1,
+				complete: true,
+				repeatedAccounts: 1,
+			});
+		});
 	});
 });

@@ -195,7 +195,12 @@ const V3_DECISION_FIELDS: Record<string, string[]> = {
 	'incomeTaxReturn.getData per filing': ['decisionReady', 'incomplete', 'grossTotalIncome'],
 	// the sample layout's own checks (negative balance, suspicious credits, health score) follow in that
 	// layout; the reference layout's item leaves them out
-	'bankStatementJourney.getAnalysis': ['decisionReady', 'incomplete', 'anyBounce', 'inwardChequeReturn'],
+	'bankStatementJourney.getAnalysis': [
+		'decisionReady',
+		'incomplete',
+		'anyBounce',
+		'inwardChequeReturn',
+	],
 };
 
 test('version 3 names the decision fields of every decision operation, and only of those', () => {

@@ -1043,7 +1043,10 @@ function accountAnalysed(raw: unknown): boolean | null {
  */
 function referenceCoverage(data: IDataObject): AnalysisCoverage {
 	const hasList = Array.isArray(data.accounts);
-	if (!hasList && !['total_accounts', 'completed_accounts', 'failed_accounts'].some((k) => k in data))
+	if (
+		!hasList &&
+		!['total_accounts', 'completed_accounts', 'failed_accounts'].some((k) => k in data)
+	)
 		return {
 			accounts: null,
 			analysed: null,

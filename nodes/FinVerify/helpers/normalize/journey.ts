@@ -10,7 +10,6 @@ import type { Shape } from './common';
 import {
 	asArray,
 	asObject,
-	countOf,
 	first,
 	round2,
 	sumPresent,
@@ -946,12 +945,17 @@ function accountIdentity(raw: unknown): string | null {
  * Two copies of one account say the same thing when they differ at most in their position
  * (`account_index`) and the service's per-account job id (`bsa_client_id`).
  */
+const accountContent = (raw: unknown): string =>
+	canonical(
+		Object.fromEntries(
+			Object.entries(asObject(raw)).filter(
+				([key]) => key !== 'account_index' && key !== 'bsa_client_id',
+			),
+		),
+	);
+
 function sameAccount(x: unknown, y: unknown): boolean {
-	const strip = (raw: unknown) => {
-		const { account_index: _index, bsa_client_id: _job, ...rest } = asObject(raw);
-		return canonical(rest);
-	};
-	return strip(x) === strip(y);
+	return accountContent(x) === accountContent(y);
 }
 
 interface ListedAccounts {
@@ -978,8 +982,7 @@ function listedAccounts(list: unknown[]): ListedAccounts {
 			const seen = new Set<string>();
 			for (const { raw } of entries) {
 				if (accountIdentity(raw) !== null) continue;
-				const { account_index: _i, bsa_client_id: _j, ...rest } = asObject(raw);
-				const key = canonical(rest);
+				const key = accountContent(raw);
 				if (seen.has(key)) return true;
 				seen.add(key);
 			}

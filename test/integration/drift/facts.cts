@@ -100,7 +100,11 @@ export type Outcome =
 	| 'kept'
 	/** Ready with a changed decision fact: the figure that must be 0. */
 	| 'changed'
-	/** Ready, a meaning-preserving drift left a known fact null (a needless unknown). */
+	/**
+	 * Ready, and a fact the undrifted answer knew is null: version 3 promises a ready answer has every
+	 * decision fact (a rule reads null as 0); on version 2, which has no verdict, only a meaning-preserving
+	 * drift may not make a fact unknown (a needless unknown).
+	 */
 	| 'lost'
 	/** The undrifted answer failed: nothing to compare. */
 	| 'noBase';
@@ -142,11 +146,15 @@ export function judge(
 	drifted: ItemResult,
 	drift: Pick<Drift, 'oracle' | 'floor' | 'scope'>,
 ): Judgement {
-	if (base.route === 'failed' || base.route === 'missing') return { outcome: 'noBase', details: [] };
+	if (base.route === 'failed' || base.route === 'missing')
+		return { outcome: 'noBase', details: [] };
 	if (!isReady(drifted)) return { outcome: 'refused', details: [] };
 	// an answer the node knows less of is never more ready than the undrifted one
 	if (!isReady(base))
-		return { outcome: 'changed', details: ['decisionReady: false → true (the undrifted answer is not ready)'] };
+		return {
+			outcome: 'changed',
+			details: ['decisionReady: false → true (the undrifted answer is not ready)'],
+		};
 	const before = outputFacts(operation, version, mode, base.json);
 	const after = outputFacts(operation, version, mode, drifted.json);
 	const changed: string[] = [];
@@ -160,7 +168,10 @@ export function judge(
 		const months = /delinquentMonths$/.test(field);
 		if (oracle === 'adverse' && (dpd || months)) {
 			const role = adverseRole(field, drift.scope);
-			if (now === null || now === undefined) continue;
+			if (now === null || now === undefined) {
+				if (version >= 3) lost.push(line);
+				continue;
+			}
 			if (role === 'other') {
 				if (!same(operation, field, was, now)) changed.push(line);
 				continue;
@@ -177,7 +188,7 @@ export function judge(
 			continue;
 		}
 		if (now === null || now === undefined) {
-			if (oracle === 'preserving') lost.push(line);
+			if (oracle === 'preserving' || version >= 3) lost.push(line);
 			continue;
 		}
 		if (!same(operation, field, was, now)) changed.push(line);

@@ -17,10 +17,13 @@
  *   emptied.
  * - Exit markers: `date_of_exit` "NA", "-" or " " where it was null (a current job).
  *
- * Oracles (what the answer of a drifted body may be, against the undrifted body's):
- * - preserving: every decision fact unchanged, or the answer not ready; a fact the undrifted answer knew
- *   that is null on a ready answer is a lost fact (a needless unknown).
- * - destroying: the answer not ready, or every decision fact unchanged or null.
+ * Oracles (what the answer of a drifted body may be, against the undrifted body's; "ready" is version 3's
+ * Complete output, and on version 2, which has no verdict, any answer that is not a failed item):
+ * - preserving: every decision fact unchanged, or the answer not ready.
+ * - destroying: the answer not ready, or every decision fact unchanged (on version 2 a fact may also
+ *   become null: that version's only way to say unknown).
+ * On version 3 a fact the undrifted answer knew that is null on a ready answer breaks every oracle (a
+ * rule reads null as 0): reported apart from a changed value, as a lost fact.
  * - adverse (an asset class added to a month): on a ready answer the affected bureau's (or credit
  *   file's) and the aggregate worst days past due are at least the class's floor (SUB, DBT, LSS 90;
  *   SMA-2 61; SMA-1 31; SMA 1), delinquent months do not fall, every other fact is unchanged.
@@ -420,7 +423,9 @@ export const numeric = (value: unknown): number | null => {
 };
 
 /** What range a figure has, from its name: decides which values are outside it. */
-export function rangeClass(path: Path): 'score' | 'percent' | 'signed' | 'amount' | 'bounded' | 'count' {
+export function rangeClass(
+	path: Path,
+): 'score' | 'percent' | 'signed' | 'amount' | 'bounded' | 'count' {
 	const key = bare(path[path.length - 1]);
 	const context = path
 		.slice(-3)
@@ -530,7 +535,9 @@ function figureDrifts(body: IDataObject, sources: Map<string, Set<string>>): Dri
 		for (const bad of OUT_OF_RANGE[rangeClass(path)]) {
 			if (bad === n) continue;
 			const kind =
-				bad < 0 ? `negative ${bad === -1e21 ? '-1e21' : bad}` : `huge ${bad === 1e21 ? '1e21' : bad}`;
+				bad < 0
+					? `negative ${bad === -1e21 ? '-1e21' : bad}`
+					: `huge ${bad === 1e21 ? '1e21' : bad}`;
 			add(kind, 'destroying', typeof value === 'string' ? String(bad) : bad);
 		}
 	}

@@ -37,6 +37,11 @@ export interface OperationSetup {
 	indexOf: (request: StubRequest) => number;
 	/** Today, by design, never decision-ready (reported apart, not failed). */
 	neverReady?: boolean;
+	/**
+	 * A response layout that does not carry every decision fact (its answers are never ready by design):
+	 * the seed labels it matches, and why; reported apart from the refer rate, not failed.
+	 */
+	layoutLacks?: { labels: RegExp; why: string };
 }
 
 const SERVICE = '/api/v1/services/';
@@ -100,6 +105,7 @@ export const SETUPS: Record<string, OperationSetup> = {
 		path: 'corporate/pan-lookup',
 		parameters: { resource: 'company', operation: 'getEntityByPan', pan: '={{ $json.pan }}' },
 		input: (index) => ({ pan: `AABCA${digits(index, 4)}F` }),
+		layoutLacks: { labels: /reference/i, why: 'the reference layout states no risk flags' },
 		indexOf: (request) => Number(String(body(request).pan ?? '').slice(5, 9)),
 	},
 	'employment.getEpfoRecord': {

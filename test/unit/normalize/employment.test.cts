@@ -787,6 +787,13 @@ describe('EPFO grammar: tenure, amounts, duplicates and contradictions', () => {
 		// an anonymous deep-equal copy
 		const anonymous = { wage_month: '2025-03', wages: 15000 };
 		expect(book([anonymous, { ...anonymous }]).passbookTotals.entries).toBeNull();
+		// an entry whose month or establishment is unknown may repeat another: the totals are unknown
+		const { establishment_id: _, ...noEstablishment } = mar;
+		for (const unplaced of [noEstablishment, { ...mar, wage_month: 'March' }]) {
+			const out = book([feb, mar, unplaced]);
+			expect(out.passbookTotals).toMatchObject({ entries: null, total: null });
+			expect(out.contributions.latestMonthlyWage).toBeNull();
+		}
 	});
 
 	it('a wage month that is not a month (or in the future) is unknown', () => {

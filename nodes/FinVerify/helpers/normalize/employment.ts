@@ -477,8 +477,11 @@ export function normalizeEpfo(body: unknown, sentMobile: string | null = null): 
 		uan,
 	);
 	const listed = passbookEntries(data.passbook);
-	// a month listed twice for one establishment counts once; copies that disagree: unknown
-	const passbook = distinctEntries(listed, passbookIdentity).entries;
+	// a month listed twice for one establishment counts once; copies that disagree are unknown, and
+	// so is an entry whose month or establishment is unknown (it may repeat another)
+	const passbook = listed.some((p) => passbookIdentity(p) === null)
+		? null
+		: distinctEntries(listed, passbookIdentity).entries;
 	const wage = latestWage(passbook);
 	const wageSent = first(summary.monthly_wage, summary.current_monthly_wage) !== null;
 	const declaredWage = statedAmount(summary, 'monthly_wage', 'current_monthly_wage');

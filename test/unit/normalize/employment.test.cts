@@ -784,9 +784,10 @@ describe('EPFO grammar: tenure, amounts, duplicates and contradictions', () => {
 		expect(
 			book([feb, mar, { ...mar, establishment_id: 'OTHER' }]).contributions.latestMonthlyWage,
 		).toBe(30000);
-		// an anonymous deep-equal copy
-		const anonymous = { wage_month: '2025-03', wages: 15000 };
-		expect(book([anonymous, { ...anonymous }]).passbookTotals.entries).toBeNull();
+		// a passbook naming no establishment: a month is its identity
+		const monthOnly = { wage_month: '2025-03', wages: 15000 };
+		expect(book([monthOnly, { ...monthOnly }]).passbookTotals.entries).toBe(1);
+		expect(book([monthOnly, { ...monthOnly, wages: 1 }]).passbookTotals.entries).toBeNull();
 		// an entry whose month or establishment is unknown may repeat another: the totals are unknown
 		const { establishment_id: _, ...noEstablishment } = mar;
 		for (const unplaced of [noEstablishment, { ...mar, wage_month: 'March' }]) {

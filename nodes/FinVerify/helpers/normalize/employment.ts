@@ -401,9 +401,18 @@ function passbookEntries(list: unknown): PassbookEntry[] {
 		.sort((a, b) => (b.month ?? '').localeCompare(a.month ?? ''));
 }
 
-/** A passbook entry's identity: its wage month and establishment (null when one is unknown). */
-const passbookIdentity = (p: PassbookEntry) =>
-	p.month !== null && p.establishmentId !== null ? `${p.month}|${p.establishmentId}` : null;
+/**
+ * A passbook entry's identity: its wage month and establishment; the month alone when no entry of the
+ * passbook names an establishment (one member's months). Null when the month is unknown, or the
+ * establishment is while other entries name theirs.
+ */
+const passbookIdentity =
+	(namesEstablishments: boolean) =>
+	(p: PassbookEntry): string | null => {
+		if (p.month === null) return null;
+		if (!namesEstablishments) return p.month;
+		return p.establishmentId === null ? null : `${p.month}|${p.establishmentId}`;
+	};
 
 /** The wages of the newest passbook month, summed over its entries; null unless all are stated. */
 function latestWage(passbook: PassbookEntry[] | null): {
@@ -479,9 +488,10 @@ export function normalizeEpfo(body: unknown, sentMobile: string | null = null): 
 	const listed = passbookEntries(data.passbook);
 	// a month listed twice for one establishment counts once; copies that disagree are unknown, and
 	// so is an entry whose month or establishment is unknown (it may repeat another)
-	const passbook = listed.some((p) => passbookIdentity(p) === null)
+	const identity = passbookIdentity(listed.some((p) => p.establishmentId !== null));
+	const passbook = listed.some((p) => identity(p) === null)
 		? null
-		: distinctEntries(listed, passbookIdentity).entries;
+		: distinctEntries(listed, identity).entries;
 	const wage = latestWage(passbook);
 	const wageSent = first(summary.monthly_wage, summary.current_monthly_wage) !== null;
 	const declaredWage = statedAmount(summary, 'monthly_wage', 'current_monthly_wage');

@@ -68,11 +68,15 @@ const shares = (j: Employment) => {
 /** Endpoint 7: EPFO record by mobile number (one shape). */
 export function epfoRecord(mobile: string) {
 	const m = member(mobile);
-	const passbook = m.jobs.flatMap((j) =>
-		Array.from({ length: Math.min(j.months, 6) }, (_, k) => {
+	const passbook = m.jobs.flatMap((j) => {
+		// counted back from the first of the last month: from the 31st, "a month before" can land in
+		// the same month again (31 March - 1 month = 3 March), listing a wage month twice
+		const last = j.exited ? new Date(`${j.exited}T00:00:00Z`) : ANCHOR;
+		const first = new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), 1));
+		return Array.from({ length: Math.min(j.months, 6) }, (_, k) => {
 			const s = shares(j);
 			return {
-				wage_month: yearMonth(addMonths(j.exited ? new Date(`${j.exited}T00:00:00Z`) : ANCHOR, -k)),
+				wage_month: yearMonth(addMonths(first, -k)),
 				establishment_id: j.establishmentId,
 				member_id: j.memberId,
 				wages: j.wage,
@@ -81,8 +85,8 @@ export function epfoRecord(mobile: string) {
 				pension_share: s.pension,
 				transaction_type: 'CR',
 			};
-		}),
-	);
+		});
+	});
 	const sumOf = (key: 'employee_share' | 'employer_share' | 'pension_share') =>
 		passbook.reduce((t, e) => t + e[key], 0);
 	return {

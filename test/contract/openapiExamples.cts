@@ -80,7 +80,20 @@ const PATTERN_VALUES: Record<string, string> = {
 	'\\S': 'text',
 };
 
+/**
+ * Values for properties whose example must agree with another one to be a well-formed answer: an
+ * assessment year is two consecutive years (`2024-25`, not the pattern's `2024-03`), and an employment
+ * with an exit date is not current and runs the months it states (3, the integers' example).
+ */
+const KEY_VALUES: Record<string, unknown> = {
+	assessment_year: '2024-25',
+	filing_year: '2024-25',
+	date_of_joining: '2023-12-31',
+	is_current: false,
+};
+
 function scalar(s: Schema, key: string, type: string): unknown {
+	if (key in KEY_VALUES && (key !== 'assessment_year' || s.pattern)) return KEY_VALUES[key];
 	if (type === 'integer') return typeof s.minimum === 'number' ? s.minimum + 1 : 3;
 	if (type === 'number') return 1234.5;
 	if (type === 'boolean') return true;

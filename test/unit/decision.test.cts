@@ -346,6 +346,7 @@ describe('the other operations', () => {
 			decide('employment.getEpfoRecord', {
 				employerCount: employers.length,
 				totalTenureMonths: 12,
+				currentEmployer: employers.some((e) => e.current === true) ? 'Acme' : null,
 				employers,
 				...extra,
 			});
@@ -367,6 +368,17 @@ describe('the other operations', () => {
 			'employment dates unknown (Beta)',
 		]);
 		expect(epfo([], { employerCount: null }).incomplete).toContain('employment history unknown');
+		// employed now, but which employer is current is unknown (an entry's status or name)
+		expect(epfo([employer({})], { currentEmployer: null })).toMatchObject({
+			decisionReady: false,
+			incomplete: ['current employer unknown'],
+			currentlyEmployed: true,
+		});
+		// a history whose count is unknown (an employer that may be listed twice) says nothing of now
+		expect(epfo([employer({})], { employerCount: null })).toMatchObject({
+			decisionReady: false,
+			currentlyEmployed: null,
+		});
 	});
 
 	test("analysis: the sample layout's own checks count only in that layout", () => {

@@ -174,6 +174,34 @@ describe('planItrItems', () => {
 			JSON.stringify(planItrItems(data, true, 'doc', 'masked').map((i) => i.documents)),
 		).not.toContain('ABCDE1234F');
 	});
+	it("the item's latest return is the reader's: null when the newest cannot be read, never the first listed", () => {
+		const unreadable = normalizeItrData({
+			data: {
+				job_id: 'itr_2',
+				pan: 'ABCDE1234F',
+				itr_records: [
+					{ assessment_year: '2023-24', acknowledgement_number: '1', gross_total_income: 900000 },
+					{ assessment_year: '2024/26', acknowledgement_number: '2', gross_total_income: 1e21 },
+				],
+			},
+		});
+		expect(unreadable.latestFiling).toBeNull();
+		const [item] = planItrItems(unreadable, false, undefined, 'full', true);
+		expect(item.json.latestFiling).toBeNull();
+		expect(item.json.filingCount).toBe(2);
+		// split items carry the whole answer's verdict: not ready, and no item puts a figure back
+		const split = planItrItems(unreadable, true, undefined, 'full', true).map((i) => i.json);
+		expect(split.map((j) => j.decisionReady)).toEqual([false, false]);
+		expect(split.map((j) => j.grossTotalIncome)).toEqual([900000, null]);
+		expect(split[0].incomplete).toContain('latest return unknown');
+	});
+	it("the item's latest return carries its file (the reader's latest, found among the numbered entries)", () => {
+		const [item] = planItrItems(data, false, 'data', 'full');
+		expect(item.json.latestFiling).toMatchObject({
+			assessmentYear: data.latestFiling?.assessmentYear,
+			binaryProperty: 'data_0',
+		});
+	});
 	it('without download no documents are planned', () => {
 		expect(
 			planItrItems(data, true, undefined, 'masked').every((i) => i.documents.length === 0),

@@ -528,3 +528,281 @@ describe('normalizeEpfoCredit', () => {
 		}
 	});
 });
+
+describe('EPFO grammar: the exit date', () => {
+	const today = new Date().toISOString().slice(0, 10);
+	const nextYear = `${new Date().getUTCFullYear() + 1}-01-15`;
+	// the current job (NEW CO) with its exit date replaced; `is_current` as given (absent: removed)
+	const record = (exit: unknown, isCurrent?: unknown) => {
+		const [old, current] = epfo.data.employment_history;
+		const { is_current: _, ...rest } = current;
+		const job = isCurrent === undefined ? rest : { ...rest, is_current: isCurrent };
+		return normalizeEpfo({
+			...epfo,
+			data: { ...epfo.data, employment_history: [old, { ...job, date_of_exit: exit }] },
+		});
+	};
+	const combined = (exit: unknown) => {
+		const [current, old] = combinedReference.data.epfo.employment_history;
+		return normalizeEpfoCredit({
+			...combinedReference,
+			data: {
+				...combinedReference.data,
+				epfo: {
+					...combinedReference.data.epfo,
+					employment_history: [{ ...current, date_of_exit: exit }, old],
+				},
+			},
+		}).employment;
+	};
+
+	it.each([
+		['null', null],
+		['"NA"', 'NA'],
+		['"na"', 'na'],
+		['"N/A"', 'N/A'],
+		['"-"', '-'],
+		['"--"', '--'],
+		['a blank " "', ' '],
+		['an empty ""', ''],
+		['"00/00/0000"', '00/00/0000'],
+		['"00-00-0000"', '00-00-0000'],
+		['"0000-00-00"', '0000-00-00'],
+	])(
+		'date_of_exit %s on a current job -> current (record and both EPFO + credit shapes)',
+		(_, exit) => {
+			for (const out of [record(exit), record(exit, true)]) {
+				expect(out.employers[0]).toMatchObject({
+					name: 'NEW CO PVT LTD',
+					current: true,
+					dateOfExit: null,
+				});
+				expect(out.currentEmployer).toBe('NEW CO PVT LTD');
+				expect(out.totalTenureMonths).toBe(84);
+			}
+			expect(combined(exit)).toMatchObject({ currentEmployer: 'NEW CO', totalTenureMonths: 84 });
+			expect(combined(exit)?.employers[0]).toMatchObject({ current: true, dateOfExit: null });
+		},
+	);
+
+	it('a valid exit date -> ended on that date', () => {
+		const out = record('2024-12-31');
+		expect(out.employers[0]).toMatchObject({ current: false, dateOfExit: '2024-12-31' });
+		expect(out.currentEmployer).toBeNull();
+		expect(record('31/12/2024').employers[0]).toMatchObject({
+			current: false,
+			dateOfExit: '2024-12-31',
+		});
+		expect(record(today).employers[0]).toMatchObject({ current: false, dateOfExit: today });
+	});
+
+	it.each([
+		['unparseable text', 'Dec 2024'],
+		['an impossible date', '2024-02-30'],
+		['a month 13', '2024-13-01'],
+		['a date before joining', '2020-01-01'],
+		['a date in the future', nextYear],
+		['a number', 20241231],
+		['"NULL" (not a documented marker)', 'NULL'],
+	])('date_of_exit as %s -> unknown (current null, not ended)', (_, exit) => {
+		for (const out of [record(exit), record(exit, true)]) {
+			expect(out.employers[0]).toMatchObject({ current: null, dateOfExit: null });
+			expect(out.currentEmployer).toBeNull();
+		}
+		expect(combined(exit)).toMatchObject({ currentEmployer: null });
+	});
+
+	it('is_current must agree with the exit date; alone it is taken as sent', () => {
+		// ended on a date but said current, or not exited but said not current: a contradiction
+		expect(record('2024-12-31', true).employers[0].current).toBeNull();
+		expect(record('NA', false).employers[0].current).toBeNull();
+		expect(record(null, false).employers[0].current).toBeNull();
+		expect(record('2024-12-31', false).employers[0].current).toBe(false);
+		expect(record(null, 'Y').employers[0].current).toBe(true);
+		expect(record(null, 'maybe').employers[0].current).toBeNull();
+	});
+
+	it('an unparseable or future joining date is unknown', () => {
+		const joined = (value: unknown) =>
+			normalizeEpfo({
+				data: {
+					employment_history: [
+						{
+							establishment_name: 'A',
+							establishment_id: 'E',
+							date_of_joining: value,
+							date_of_exit: null,
+							tenure_months: 5,
+						},
+					],
+				},
+			}).employers[0].dateOfJoining;
+		expect(joined('2021-05-01')).toBe('2021-05-01');
+		expect(joined('01-05-2021')).toBe('2021-05-01');
+		for (const value of ['NA', '2021-02-30', '00/00/0000', nextYear, 'May 2021', 2021])
+			expect(joined(value)).toBeNull();
+	});
+});
+
+describe('EPFO grammar: tenure, amounts, duplicates and contradictions', () => {
+	const history = epfo.data.employment_history;
+	const withHistory = (list: unknown[], extra: Record<string, unknown> = {}) =>
+		normalizeEpfo({ ...epfo, data: { ...epfo.data, employment_history: list, ...extra } });
+
+	it.each([
+		['-67', -67],
+		['99,999', 99_999],
+		['841 (over 70 years)', 841],
+		['a fraction', 12.5],
+		['text', 'twelve'],
+	])('a stated tenure of %s months is unknown, and so is the total', (_, tenure) => {
+		const out = withHistory([history[0], { ...history[1], tenure_months: tenure }]);
+		expect(out.employers[0].tenureMonths).toBeNull();
+		expect(out.totalTenureMonths).toBeNull();
+	});
+
+	it('a stated tenure must fit the dates: an ended job within a month, a current one not beyond the time since joining', () => {
+		// OLD CO: 2018-01-10 to 2021-03-31 is 38 whole months; 37 and 39 fit, 30 and 45 do not
+		for (const months of [37, 38, 39])
+			expect(
+				withHistory([{ ...history[0], tenure_months: months }]).employers[0].tenureMonths,
+			).toBe(months);
+		for (const months of [30, 45])
+			expect(
+				withHistory([{ ...history[0], tenure_months: months }]).employers[0].tenureMonths,
+			).toBeNull();
+		// NEW CO joined 2021-05-01 and is current: 46 months (an older answer) fits, 840 does not
+		expect(
+			withHistory([{ ...history[1], tenure_months: 840 }]).employers[0].tenureMonths,
+		).toBeNull();
+		expect(withHistory([history[1]]).employers[0].tenureMonths).toBe(46);
+	});
+
+	it('the same employer listed twice (establishment id and joining date) counts once', () => {
+		const out = withHistory([history[0], history[1], { ...history[1] }]);
+		expect(out).toMatchObject({
+			employerCount: 2,
+			totalTenureMonths: 84,
+			currentEmployer: 'NEW CO PVT LTD',
+		});
+		expect(out.employers).toHaveLength(2);
+		// one copy sends the joining date in another layout: still one employer
+		const other = { ...history[1], date_of_joining: '01-05-2021' };
+		expect(withHistory([history[0], history[1], other]).employerCount).toBe(2);
+	});
+
+	it('two copies of one employer that disagree make the history unknown', () => {
+		const out = withHistory([history[0], history[1], { ...history[1], tenure_months: 20 }]);
+		expect(out).toMatchObject({
+			employerCount: null,
+			totalTenureMonths: null,
+			currentEmployer: null,
+		});
+	});
+
+	it('a deep-equal copy of an employer without identity is unknown', () => {
+		const anonymous = {
+			establishment_name: 'X',
+			date_of_joining: '2016-01-01',
+			date_of_exit: '2017-01-01',
+			tenure_months: 12,
+		};
+		expect(withHistory([anonymous, { ...anonymous }]).employerCount).toBeNull();
+		// two different anonymous employers are two
+		expect(withHistory([anonymous, { ...anonymous, establishment_name: 'Y' }]).employerCount).toBe(
+			2,
+		);
+	});
+
+	it('a declared employer count that disagrees with the list is unknown', () => {
+		const reference = (total: unknown) =>
+			normalizeEpfoCredit({
+				...combinedReference,
+				data: {
+					...combinedReference.data,
+					epfo: { ...combinedReference.data.epfo, total_employers: total },
+				},
+			}).employment?.employerCount;
+		expect(reference(2)).toBe(2);
+		expect(reference(3)).toBeNull();
+		expect(reference(-1)).toBeNull();
+		expect(reference('two')).toBeNull();
+		expect(withHistory(history, { total_employers: 2 }).employerCount).toBe(2);
+		expect(withHistory(history, { total_employers: 5 }).employerCount).toBeNull();
+	});
+
+	it('a declared contribution total that disagrees with its shares is unknown', () => {
+		const summary = epfo.data.contribution_summary;
+		const total = (s: Record<string, unknown>) =>
+			normalizeEpfo({ ...epfo, data: { ...epfo.data, contribution_summary: { ...summary, ...s } } })
+				.contributions.total;
+		expect(total({})).toBe(7200);
+		expect(total({ total_contribution: 7201 })).toBe(7201);
+		expect(total({ total_contribution: 9000 })).toBeNull();
+		expect(total({ total_contribution: -7200 })).toBeNull();
+	});
+
+	it.each([
+		['negative', -1800],
+		['beyond 1e13', 1e21],
+	])('wages and contributions that are %s are unknown', (_, value) => {
+		const summary = epfo.data.contribution_summary;
+		const out = normalizeEpfo({
+			...epfo,
+			data: {
+				...epfo.data,
+				contribution_summary: {
+					...summary,
+					total_employee_share: value,
+					average_monthly_wage: value,
+					months_contributed: value,
+				},
+				passbook: epfo.data.passbook.map((p) => ({ ...p, wages: value, employee_share: value })),
+			},
+		});
+		expect(out.contributions).toMatchObject({
+			employeeShare: null,
+			averageMonthlyWage: null,
+			monthsContributed: null,
+			latestMonthlyWage: null,
+		});
+		expect(out.passbookTotals).toMatchObject({ employeeShare: null, total: null });
+		expect(out.passbook[0]).toMatchObject({ wages: null, employeeShare: null });
+	});
+
+	it('a passbook month repeated for one establishment counts once if equal, unknown if not', () => {
+		const [feb, mar] = epfo.data.passbook;
+		const book = (list: unknown[]) =>
+			normalizeEpfo({ ...epfo, data: { ...epfo.data, passbook: list } });
+		const repeated = book([feb, mar, { ...mar }]);
+		expect(repeated.passbookTotals).toMatchObject({ entries: 2, employeeShare: 3600, total: 7200 });
+		expect(repeated.contributions.latestMonthlyWage).toBe(15000);
+		const disagreeing = book([feb, mar, { ...mar, wages: 30000 }]);
+		expect(disagreeing.passbookTotals).toMatchObject({ entries: null, total: null, toMonth: null });
+		expect(disagreeing.contributions.latestMonthlyWage).toBeNull();
+		// the same month at another establishment is another entry (a second job)
+		expect(
+			book([feb, mar, { ...mar, establishment_id: 'OTHER' }]).contributions.latestMonthlyWage,
+		).toBe(30000);
+		// a passbook naming no establishment: a month is its identity
+		const monthOnly = { wage_month: '2025-03', wages: 15000 };
+		expect(book([monthOnly, { ...monthOnly }]).passbookTotals.entries).toBe(1);
+		expect(book([monthOnly, { ...monthOnly, wages: 1 }]).passbookTotals.entries).toBeNull();
+		// an entry whose month or establishment is unknown may repeat another: the totals are unknown
+		const { establishment_id: _, ...noEstablishment } = mar;
+		for (const unplaced of [noEstablishment, { ...mar, wage_month: 'March' }]) {
+			const out = book([feb, mar, unplaced]);
+			expect(out.passbookTotals).toMatchObject({ entries: null, total: null });
+			expect(out.contributions.latestMonthlyWage).toBeNull();
+		}
+	});
+
+	it('a wage month that is not a month (or in the future) is unknown', () => {
+		const [feb] = epfo.data.passbook;
+		const month = (value: unknown) =>
+			normalizeEpfo({ data: { passbook: [{ ...feb, wage_month: value }] } }).passbook[0].month;
+		expect(month('2025-02')).toBe('2025-02');
+		expect(month('2025-13')).toBeNull();
+		expect(month(`${new Date().getUTCFullYear() + 1}-01`)).toBeNull();
+	});
+});

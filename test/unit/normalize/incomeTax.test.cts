@@ -156,7 +156,6 @@ describe('toAssessmentYear / toItrForm', () => {
 		['AY 2024-25', '2024-25'],
 		['2024-2025', '2024-25'],
 		['2024_25', '2024-25'],
-		['2024', '2024'],
 		[null, null],
 	])('toAssessmentYear(%p) = %p', (input, expected) =>
 		expect(toAssessmentYear(input)).toBe(expected),
@@ -407,7 +406,7 @@ describe('income-tax returns: unknown is null, statuses in one case', () => {
 		// a return without a readable year: which one is newest is unknown
 		const records = [
 			...reference.data.itr_records,
-			{ ...reference.data.itr_records[0], assessment_year: null },
+			{ ...reference.data.itr_records[0], acknowledgement_number: '999', assessment_year: null },
 		];
 		expect(normalizeItrData({ data: { ...reference.data, itr_records: records } })).toMatchObject({
 			filingCount: 3,
@@ -446,5 +445,129 @@ describe('income-tax returns: unknown is null, statuses in one case', () => {
 				PASSWORD_RESET_REQUIRED,
 			),
 		).toBeUndefined();
+	});
+});
+
+describe('Get ITR Data grammar', () => {
+	const records = reference.data.itr_records;
+	const itr = (list: unknown[]) =>
+		normalizeItrData({ data: { ...reference.data, itr_records: list } });
+	const thisYear = new Date().getUTCFullYear();
+
+	it.each([
+		['2024-25', '2024-25'],
+		['AY 2024-25', '2024-25'],
+		['A.Y. 2024-25', '2024-25'],
+		['AY:2024-25', '2024-25'],
+		['2024 - 25', '2024-25'],
+		['2024/25', '2024-25'],
+		['2024-2025', '2024-25'],
+		['1999-00', '1999-00'],
+		['1999-2000', '1999-00'],
+		[' 2024-25 ', '2024-25'],
+	])('the assessment year %p reads %p', (input, expected) =>
+		expect(toAssessmentYear(input)).toBe(expected),
+	);
+
+	it.each([
+		['a bare year', '2024'],
+		['years that do not follow each other', '2024-26'],
+		['a four-digit end that does not follow', '2024-2026'],
+		['a year before 1950', '1901-02'],
+		['a year not yet open', `${thisYear + 1}-${String((thisYear + 2) % 100).padStart(2, '0')}`],
+		['text around it', 'FY 2024-25 (revised)'],
+		['a number', 2024],
+		['a blank', '  '],
+	])('an assessment year that is %s is unknown', (_, input) =>
+		expect(toAssessmentYear(input)).toBeNull(),
+	);
+
+	it('the same return listed twice (one acknowledgement number) counts once', () => {
+		const out = itr([records[0], records[1], { ...records[1] }]);
+		expect(out.filingCount).toBe(2);
+		expect(out.filings).toHaveLength(2);
+		expect(out.latestFiling?.acknowledgementNumber).toBe('222');
+	});
+
+	it('two copies of one return that disagree make the count and the latest return unknown', () => {
+		const out = itr([records[0], records[1], { ...records[1], gross_total_income: 2_000_000 }]);
+		expect(out).toMatchObject({ filingCount: null, latestFiling: null });
+	});
+
+	it('without acknowledgement numbers a return is its assessment year and form', () => {
+		const bare = records.map(({ acknowledgement_number: _, ...rest }) => rest);
+		expect(itr([...bare, { ...bare[1] }]).filingCount).toBe(2);
+		expect(itr([...bare, { ...bare[1], net_taxable_income: 1 }]).filingCount).toBeNull();
+		// another form for the same year is another return
+		expect(itr([...bare, { ...bare[1], itr_type: 'ITR-3' }]).filingCount).toBe(3);
+	});
+
+	it('a deep-equal copy of a return without identity is unknown', () => {
+		const anonymous = { ...records[0], acknowledgement_number: null, assessment_year: 'x' };
+		expect(itr([records[1], anonymous, { ...anonymous }]).filingCount).toBeNull();
+	});
+
+	it('an unreadable newest return leaves the latest return unknown, not last year', () => {
+		const out = itr([records[0], { ...records[1], assessment_year: '2024-26' }]);
+		expect(out.filingCount).toBe(2);
+		expect(out.latestFiling).toBeNull();
+	});
+
+	it('two returns of the newest year: the later filing is latest, a tie is unknown', () => {
+		const revised = { ...records[1], acknowledgement_number: '223', filing_date: '2024-11-02' };
+		expect(itr([records[0], records[1], revised]).latestFiling?.acknowledgementNumber).toBe('223');
+		const tie = { ...revised, filing_date: records[1].filing_date };
+		expect(itr([records[0], records[1], tie]).latestFiling).toBeNull();
+		const undated = { ...revised, filing_date: null };
+		expect(itr([records[0], records[1], undated]).latestFiling).toBeNull();
+	});
+
+	it.each([
+		['negative', -900000],
+		['beyond 1e13', 1e21],
+		['text', 'nine lakh'],
+		['a blank', ' '],
+	])('a gross total income that is %s is unknown (not skipped for another field)', (_, value) => {
+		const out = itr([records[0], { ...records[1], gross_total_income: value }]);
+		expect(out.latestFiling?.grossTotalIncome).toBeNull();
+		expect(out.filings[0].grossTotalIncome).toBeNull();
+	});
+
+	it.each([
+		['negative', -1],
+		['beyond 1e13', 1e21],
+	])('a taxable income that is %s is unknown', (_, value) =>
+		expect(
+			itr([{ ...records[1], net_taxable_income: value }]).latestFiling?.taxableIncome,
+		).toBeNull(),
+	);
+
+	it('refund and demand amounts are never negative; income heads may be a loss', () => {
+		const out = itr([{ ...records[1], refund_amount: -7600, demand_amount: -1 }]).filings[0];
+		expect(out).toMatchObject({ refundAmount: null, demandAmount: null });
+		expect(itr([records[0]]).filings[0].incomeHeads.houseProperty).toBe(-20000);
+		const heads = { ...records[0].income_heads, salary: -5, capital_gains: 1e21 };
+		expect(itr([{ ...records[0], income_heads: heads }]).filings[0].incomeHeads).toMatchObject({
+			salary: null,
+			capitalGains: null,
+			houseProperty: -20000,
+		});
+	});
+
+	it('the sample shape: the income under analyzed_data follows the same grammar', () => {
+		const filing = sample.data.filings[0];
+		const analysed = filing.analyzed_data;
+		const bad = {
+			...filing,
+			analyzed_data: {
+				...analysed,
+				income_summary: { ...analysed.income_summary, gross_total_income: -810000 },
+			},
+		};
+		const out = normalizeItrData({ data: { ...sample.data, filings: [bad] } });
+		expect(out.latestFiling?.grossTotalIncome).toBeNull();
+		expect(
+			normalizeItrData({ data: { ...sample.data, filings: [filing, filing] } }).filingCount,
+		).toBe(1);
 	});
 });

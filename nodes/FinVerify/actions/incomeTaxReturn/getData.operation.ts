@@ -103,7 +103,11 @@ export function planItrItems(
 		fileName,
 		binaryProperty,
 	);
-	return [{ json: { ...data, filings: entries, latestFiling: entries[0] ?? null }, documents }];
+	// the reader's latest return (null when unknown), never simply the first listed one
+	const latest = data.latestFiling === null ? -1 : data.filings.indexOf(data.latestFiling);
+	return [
+		{ json: { ...data, filings: entries, latestFiling: entries[latest] ?? null }, documents },
+	];
 }
 
 interface ItrDataRequest {

@@ -96,8 +96,12 @@ const multiBureau: Decide = (record) => {
 	};
 };
 
-/** Whether the member is employed now: true, false (every job has ended, or none), or null. */
+/**
+ * Whether the member is employed now: true, false (every job has ended, or none), or null (also
+ * when the history itself is unknown: its count is null, an employer may be listed twice).
+ */
 function currentlyEmployed(employers: IDataObject[], employerCount: unknown): boolean | null {
+	if (isNull(employerCount)) return null;
 	if (employers.some((e) => e.current === true)) return true;
 	if (employers.length > 0 && employers.every((e) => e.current === false)) return false;
 	if (employers.length === 0 && employerCount === 0) return false;
@@ -116,8 +120,10 @@ function employmentGaps(part: IDataObject, prefix = ''): string[] {
 				.map((e) => (typeof e.name === 'string' ? e.name : 'an employer'))
 				.join(', ')})`,
 		);
-	if (currentlyEmployed(employers, part.employerCount) === null)
-		gaps.push(`${prefix}current employment unknown`);
+	const employed = currentlyEmployed(employers, part.employerCount);
+	if (employed === null) gaps.push(`${prefix}current employment unknown`);
+	// employed now, but which job is current is unknown (another entry's status or the name)
+	else if (employed && isNull(part.currentEmployer)) gaps.push(`${prefix}current employer unknown`);
 	if (isNull(part.totalTenureMonths) && part.employerCount !== 0)
 		gaps.push(`${prefix}total tenure unknown`);
 	return gaps;

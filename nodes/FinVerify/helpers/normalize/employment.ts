@@ -24,6 +24,7 @@ import {
 	unwrap,
 } from './common';
 import { isObject, toText } from '../../../shared/values';
+import { agreeingCount, distinctEntries, inRange, RANGES, toAmount, toCount } from './grammar';
 
 /**
  * EPFO normalizers (operations epfoFetch and epfoCrifFetch). Pure and tolerant: any field may be
@@ -77,18 +78,109 @@ export interface Employer extends IDataObject {
 const DURATION_NAMES = ['tenure_months', 'service_duration_months', 'tenure'];
 const EXIT_NAMES = ['date_of_exit', 'doe', 'exit_date'];
 
+/**
+ * The texts EPFO answers send for "not exited" in an exit date (compared trimmed, in upper case): a
+ * blank, NA, N/A, one or two dashes, an all-zero date.
+ */
+const NOT_EXITED = new Set(['', 'NA', 'N/A', '-', '--', '00/00/0000', '00-00-0000', '0000-00-00']);
+
+const daysInMonth = (year: number, month: number) =>
+	new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * A calendar date as `YYYY-MM-DD` (the layouts toIsoDate reads), from 1900 up to today; null for
+ * anything else: an impossible date (`2024-02-30`, `00/00/0000`), a date in the future, text.
+ */
+export function pastDate(value: unknown): string | null {
+	const iso = toIsoDate(value);
+	if (iso === null) return null;
+	const [year, month, day] = iso.split('-').map(Number);
+	if (year < 1900 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+		return null;
+	return iso <= todayIsoDate() ? iso : null;
+}
+
+/** A month as `YYYY-MM` (month 01 to 12, from 1900, not after the current month), else null. */
+export function pastMonth(value: unknown): string | null {
+	const month = toIsoMonth(value);
+	if (month === null) return null;
+	const [y, m] = month.split('-').map(Number);
+	if (y < 1900 || m < 1 || m > 12) return null;
+	return month <= todayIsoDate().slice(0, 7) ? month : null;
+}
+
+/**
+ * What an employer's exit date says. `absent`: the entry has no exit field; `notExited`: null, a
+ * blank or a not-exited marker (NOT_EXITED); `ended`: a valid date, not before joining and not in the
+ * future; `unknown`: any other value (an unparseable or impossible date, one before joining or in the
+ * future, a number).
+ */
+export type ExitReading =
+	| { kind: 'absent' }
+	| { kind: 'notExited' }
+	| { kind: 'ended'; date: string }
+	| { kind: 'unknown' };
+
+export function readExit(entry: IDataObject, dateOfJoining: string | null): ExitReading {
+	const sent = EXIT_NAMES.filter((name) => name in entry);
+	if (sent.length === 0) return { kind: 'absent' };
+	const value = first(...sent.map((name) => entry[name]));
+	if (value === null) return { kind: 'notExited' };
+	if (typeof value === 'string' && NOT_EXITED.has(value.trim().toUpperCase()))
+		return { kind: 'notExited' };
+	const date = pastDate(value);
+	if (date === null || (dateOfJoining !== null && date < dateOfJoining)) return { kind: 'unknown' };
+	return { kind: 'ended', date };
+}
+
+/**
+ * Whether a job is current, from `is_current` and the exit date. `is_current` alone (no exit field)
+ * is taken as sent; with an exit field both must agree (true with not exited, false with an exit
+ * date): a contradiction, an unreadable `is_current` or an unknown exit date is unknown (null).
+ */
+function currentOf(entry: IDataObject, exit: ExitReading): boolean | null {
+	if (!('is_current' in entry))
+		return exit.kind === 'notExited' ? true : exit.kind === 'ended' ? false : null;
+	const declared = toBoolean(entry.is_current);
+	if (declared === null || exit.kind === 'unknown') return null;
+	if (exit.kind === 'absent') return declared;
+	return declared === (exit.kind === 'notExited') ? declared : null;
+}
+
+/**
+ * The tenure an entry states, read against its dates: outside 0 to 840 months, or contradicting
+ * them, it is unknown. An ended job's stated months may differ by one from the whole months between
+ * its dates (a part month counted or not), no more; a current job's may not exceed the months since
+ * joining by more than one (the answer may be older than today: fewer months are fine).
+ */
+function statedTenure(
+	entry: IDataObject,
+	dateOfJoining: string | null,
+	dateOfExit: string | null,
+	current: boolean | null,
+): number | null {
+	const raw = first(...DURATION_NAMES.map((name) => entry[name]));
+	const months = inRange(raw, RANGES.tenureMonths);
+	if (months === null || dateOfJoining === null) return months;
+	if (current === false && dateOfExit !== null) {
+		const between = monthsBetween(dateOfJoining, dateOfExit);
+		return between !== null && Math.abs(months - between) > 1 ? null : months;
+	}
+	if (current === true) {
+		const since = monthsBetween(dateOfJoining, todayIsoDate());
+		return since !== null && months > since + 1 ? null : months;
+	}
+	return months;
+}
+
 /** `statesDurations`: the layout has a duration per employer (then none is computed). */
 function employers(list: unknown, statesDurations: boolean): Employer[] {
 	return asArray<unknown>(list).map((raw) => {
 		const e = asObject(raw);
-		const dateOfJoining = toIsoDate(first(e.date_of_joining, e.doj, e.joining_date));
-		const exitSent = EXIT_NAMES.find((name) => name in e);
-		const dateOfExit = toIsoDate(first(...EXIT_NAMES.map((name) => e[name])));
-		const exitIsNull = exitSent !== undefined && (e[exitSent] === null || e[exitSent] === '');
-		// `is_current` sent but null or unreadable: the answer says it does not know
-		const current =
-			'is_current' in e ? toBoolean(e.is_current) : exitSent === undefined ? null : exitIsNull;
-		const declaredTenure = toNumber(first(...DURATION_NAMES.map((name) => e[name])));
+		const dateOfJoining = pastDate(first(e.date_of_joining, e.doj, e.joining_date));
+		const exit = readExit(e, dateOfJoining);
+		const dateOfExit = exit.kind === 'ended' ? exit.date : null;
+		const current = currentOf(e, exit);
 		const computedTenure =
 			current === null
 				? null
@@ -100,15 +192,17 @@ function employers(list: unknown, statesDurations: boolean): Employer[] {
 			dateOfJoining,
 			dateOfExit,
 			current,
-			tenureMonths: statesDurations ? declaredTenure : computedTenure,
-			employeeShare: toNumber(e.employee_share),
-			employerShare: toNumber(e.employer_share),
+			tenureMonths: statesDurations
+				? statedTenure(e, dateOfJoining, dateOfExit, current)
+				: inRange(computedTenure, RANGES.tenureMonths),
+			employeeShare: toAmount(e.employee_share),
+			employerShare: toAmount(e.employer_share),
 		};
 	});
 }
 
 /** Newest employment first (by joining date; undated entries keep their order at the end). */
-const newestFirst = (list: Employer[]) =>
+const newestFirst = <T extends { dateOfJoining: string | null }>(list: T[]) =>
 	[...list].sort((a, b) => (b.dateOfJoining ?? '').localeCompare(a.dateOfJoining ?? ''));
 
 /**
@@ -124,9 +218,9 @@ function currentEmployerOf(list: Employer[]): string | null {
 const endOf = (e: Employer) => e.dateOfExit ?? (e.current === true ? todayIsoDate() : null);
 
 /**
- * Months over every employer. Null when any employer's months are unknown, or when two
- * employments overlap (an exit date that is not sent makes an old job look current): months
- * counted twice are not a tenure.
+ * Months over every employer. Null when any employer's months are unknown, when two employments
+ * overlap (an exit date that is not sent makes an old job look current): months counted twice are
+ * not a tenure, or when the sum is beyond 840 months.
  */
 function totalTenureOf(jobs: Employer[]): number | null {
 	const total = sumAll(jobs.map((j) => j.tenureMonths));
@@ -136,18 +230,72 @@ function totalTenureOf(jobs: Employer[]): number | null {
 		for (let i = 1; i < sorted.length; i++)
 			if ((sorted[i - 1].to as string) > (sorted[i].from as string)) return null;
 	}
-	return total;
+	return inRange(total, RANGES.tenureMonths);
 }
 
+/** An employer's identity: its establishment id and joining date (null when one is unknown). */
+const employerIdentity = (e: Employer) =>
+	e.establishmentId !== null && e.dateOfJoining !== null
+		? `${e.establishmentId}|${e.dateOfJoining}`
+		: null;
+
+/** A count the answer declares next to its list: absent, or sent (null when not a count). */
+interface Declared {
+	sent: boolean;
+	value: number | null;
+}
+
+const NOT_DECLARED: Declared = { sent: false, value: null };
+
+const declaredCount = (source: IDataObject, name: string): Declared => ({
+	sent: source[name] !== undefined && source[name] !== null,
+	value: toCount(source[name]),
+});
+
 /**
- * The number of employers: the declared count, else the history's length. Null when there is no
- * history list, or an empty one for a member with a UAN (a UAN comes with an employer: the list
- * was not sent).
+ * The number of employers: the distinct entries of the history (an employer listed twice, same
+ * establishment and joining date, counts once). Null when there is no history list, an empty one for
+ * a member with a UAN (a UAN comes with an employer: the list was not sent), a null entry in it, or
+ * entries that may or may not be one employer (distinctEntries); and when a declared count is not a
+ * count or disagrees with the list.
  */
-function employerCountOf(history: unknown, declared: number | null, uan: string | null) {
-	if (declared !== null) return declared;
-	if (!Array.isArray(history)) return null;
-	return history.length === 0 && uan !== null ? null : history.length;
+function employerCountOf(
+	history: unknown,
+	distinct: Employer[] | null,
+	declared: Declared,
+	uan: string | null,
+): number | null {
+	if (declared.sent && declared.value === null) return null;
+	if (!Array.isArray(history)) return declared.value;
+	if (distinct === null || history.some((entry) => !isObject(entry))) return null;
+	const listed = history.length === 0 && uan !== null ? null : distinct.length;
+	return agreeingCount(declared.value, listed);
+}
+
+/** The employment facts of one history, the same in the EPFO record and both EPFO + credit shapes. */
+interface EmploymentFacts {
+	employerCount: number | null;
+	currentEmployer: string | null;
+	totalTenureMonths: number | null;
+	/** Newest first; each employer once (every entry as listed when the repeats are uncertain). */
+	employers: Employer[];
+}
+
+function employmentFacts(
+	history: unknown,
+	statesDurations: boolean,
+	declared: Declared,
+	uan: string | null,
+): EmploymentFacts {
+	const listed = employers(history, statesDurations);
+	const distinct = distinctEntries(listed, employerIdentity).entries;
+	const jobs = newestFirst(distinct ?? listed);
+	return {
+		employerCount: employerCountOf(history, distinct, declared, uan),
+		currentEmployer: distinct === null ? null : currentEmployerOf(jobs),
+		totalTenureMonths: distinct === null ? null : totalTenureOf(jobs),
+		employers: jobs,
+	};
 }
 
 // ---------------------------------------------------------------- Get EPFO Record (epfoFetch)
@@ -239,43 +387,84 @@ function passbookEntries(list: unknown): PassbookEntry[] {
 			const p = asObject(raw);
 			return {
 				month:
-					toIsoMonth(first(p.wage_month, p.month, p.period, p.date)) ??
-					toIsoMonth(toIsoDate(first(p.date, p.period))),
+					pastMonth(first(p.wage_month, p.month, p.period, p.date)) ??
+					pastMonth(pastDate(first(p.date, p.period))),
 				establishmentId: toUpperText(p.establishment_id),
 				memberId: toUpperText(p.member_id),
-				wages: toNumber(first(p.wages, p.wage, p.epf_wages)),
-				employeeShare: toNumber(p.employee_share),
-				employerShare: toNumber(p.employer_share),
-				pensionShare: toNumber(p.pension_share),
+				wages: toAmount(first(p.wages, p.wage, p.epf_wages)),
+				employeeShare: toAmount(p.employee_share),
+				employerShare: toAmount(p.employer_share),
+				pensionShare: toAmount(p.pension_share),
 				type: toText(first(p.transaction_type, p.type)),
 			};
 		})
 		.sort((a, b) => (b.month ?? '').localeCompare(a.month ?? ''));
 }
 
+/**
+ * A passbook entry's identity: its wage month and establishment; the month alone when no entry of the
+ * passbook names an establishment (one member's months). Null when the month is unknown, or the
+ * establishment is while other entries name theirs.
+ */
+const passbookIdentity =
+	(namesEstablishments: boolean) =>
+	(p: PassbookEntry): string | null => {
+		if (p.month === null) return null;
+		if (!namesEstablishments) return p.month;
+		return p.establishmentId === null ? null : `${p.month}|${p.establishmentId}`;
+	};
+
 /** The wages of the newest passbook month, summed over its entries; null unless all are stated. */
-function latestWage(passbook: PassbookEntry[]): { wage: number | null; month: string | null } {
-	if (passbook.length === 0 || passbook.some((p) => p.month === null))
+function latestWage(passbook: PassbookEntry[] | null): {
+	wage: number | null;
+	month: string | null;
+} {
+	if (passbook === null || passbook.length === 0 || passbook.some((p) => p.month === null))
 		return { wage: null, month: null };
 	const month = passbook[0].month;
-	return { wage: sumAll(passbook.filter((p) => p.month === month).map((p) => p.wages)), month };
+	const wage = sumAll(passbook.filter((p) => p.month === month).map((p) => p.wages));
+	return { wage: toAmount(wage), month };
 }
 
-function passbookTotalsOf(passbook: PassbookEntry[], entries: number | null): PassbookTotals {
-	const employeeShare = sumAll(passbook.map((p) => p.employeeShare));
-	const employerShare = sumAll(passbook.map((p) => p.employerShare));
-	const pensionShare = sumAll(passbook.map((p) => p.pensionShare));
-	const months = passbook.map((p) => p.month);
-	const dated = months.every((m) => m !== null);
+/** Sums over the passbook's distinct entries; all unknown when its repeats are uncertain (null). */
+function passbookTotalsOf(
+	passbook: PassbookEntry[] | null,
+	entries: number | null,
+): PassbookTotals {
+	const sum = (key: 'employeeShare' | 'employerShare' | 'pensionShare') =>
+		passbook === null ? null : toAmount(sumAll(passbook.map((p) => p[key])));
+	const employeeShare = sum('employeeShare');
+	const employerShare = sum('employerShare');
+	const pensionShare = sum('pensionShare');
+	const months = (passbook ?? []).map((p) => p.month);
+	const dated = passbook !== null && months.length > 0 && months.every((m) => m !== null);
 	return {
-		entries,
-		fromMonth: dated && months.length ? (months[months.length - 1] as string) : null,
-		toMonth: dated && months.length ? (months[0] as string) : null,
+		entries: passbook === null ? null : entries,
+		fromMonth: dated ? (months[months.length - 1] as string) : null,
+		toMonth: dated ? (months[0] as string) : null,
 		employeeShare,
 		employerShare,
 		pensionShare,
-		total: sumAll([employeeShare, employerShare, pensionShare]),
+		total: toAmount(sumAll([employeeShare, employerShare, pensionShare])),
 	};
+}
+
+/** An amount the summary states: null when it is absent, or sent but not an amount in range. */
+const statedAmount = (source: IDataObject, ...names: string[]): number | null =>
+	toAmount(first(...names.map((name) => source[name])));
+
+/**
+ * The summary's total contribution: null when it is not an amount, or when it disagrees (by more
+ * than a rupee) with the three shares the summary states next to it.
+ */
+function contributionTotal(summary: IDataObject): number | null {
+	const total = statedAmount(summary, 'total_contribution');
+	const shares = sumAll(
+		['total_employee_share', 'total_employer_share', 'total_pension_share'].map((name) =>
+			statedAmount(summary, name),
+		),
+	);
+	return total !== null && shares !== null && Math.abs(total - shares) > 1 ? null : total;
 }
 
 /**
@@ -290,10 +479,23 @@ export function normalizeEpfo(body: unknown, sentMobile: string | null = null): 
 	const summary = asObject(data.contribution_summary);
 	const uan = toText(first(data.uan, profile.uan));
 	// the EPFO record states each employer's tenure
-	const jobs = newestFirst(employers(data.employment_history, true));
-	const passbook = passbookEntries(data.passbook);
+	const employment = employmentFacts(
+		data.employment_history,
+		true,
+		declaredCount(data, 'total_employers'),
+		uan,
+	);
+	const listed = passbookEntries(data.passbook);
+	// a month listed twice for one establishment counts once; copies that disagree are unknown, and
+	// so is an entry whose month or establishment is unknown (it may repeat another)
+	const identity = passbookIdentity(listed.some((p) => p.establishmentId !== null));
+	const passbook = listed.some((p) => identity(p) === null)
+		? null
+		: distinctEntries(listed, identity).entries;
 	const wage = latestWage(passbook);
-	const declaredWage = toNumber(first(summary.monthly_wage, summary.current_monthly_wage));
+	const wageSent = first(summary.monthly_wage, summary.current_monthly_wage) !== null;
+	const declaredWage = statedAmount(summary, 'monthly_wage', 'current_monthly_wage');
+	const declaredMonth = pastMonth(summary.last_contribution_month);
 	return {
 		success: toBoolean(object.success) ?? true,
 		message: toText(object.message),
@@ -310,23 +512,26 @@ export function normalizeEpfo(body: unknown, sentMobile: string | null = null): 
 			aadhaarLinked: toBoolean(first(profile.aadhaar_linked, profile.aadhaar_verified)),
 			kycVerified: toBoolean(profile.kyc_verified),
 		},
-		currentEmployer: currentEmployerOf(jobs),
-		employerCount: employerCountOf(data.employment_history, null, uan),
-		totalTenureMonths: totalTenureOf(jobs),
-		employers: jobs,
+		currentEmployer: employment.currentEmployer,
+		employerCount: employment.employerCount,
+		totalTenureMonths: employment.totalTenureMonths,
+		employers: employment.employers,
 		contributions: {
-			employeeShare: toNumber(summary.total_employee_share),
-			employerShare: toNumber(summary.total_employer_share),
-			pensionShare: toNumber(summary.total_pension_share),
-			total: toNumber(summary.total_contribution),
-			monthsContributed: toNumber(summary.months_contributed),
+			employeeShare: statedAmount(summary, 'total_employee_share'),
+			employerShare: statedAmount(summary, 'total_employer_share'),
+			pensionShare: statedAmount(summary, 'total_pension_share'),
+			total: contributionTotal(summary),
+			monthsContributed: inRange(summary.months_contributed, RANGES.tenureMonths),
+			// the summary's month; sent but not a month is unknown, not the passbook's
 			lastContributionMonth:
-				toIsoMonth(summary.last_contribution_month) ??
-				(passbook.some((p) => p.month === null) ? null : (passbook[0]?.month ?? null)),
-			averageMonthlyWage: toNumber(summary.average_monthly_wage),
-			latestMonthlyWage: declaredWage ?? wage.wage,
-			latestWageMonth:
-				declaredWage !== null ? toIsoMonth(summary.last_contribution_month) : wage.month,
+				first(summary.last_contribution_month) !== null
+					? declaredMonth
+					: passbook === null || passbook.some((p) => p.month === null)
+						? null
+						: (passbook[0]?.month ?? null),
+			averageMonthlyWage: statedAmount(summary, 'average_monthly_wage'),
+			latestMonthlyWage: wageSent ? declaredWage : wage.wage,
+			latestWageMonth: wageSent ? (declaredWage === null ? null : declaredMonth) : wage.month,
 		},
 		passbookTotals: passbookTotalsOf(
 			passbook,
@@ -334,9 +539,9 @@ export function normalizeEpfo(body: unknown, sentMobile: string | null = null): 
 				data.passbook.some((entry) => !isObject(entry)) ||
 				(data.passbook.length === 0 && uan !== null)
 				? null
-				: data.passbook.length,
+				: (passbook?.length ?? null),
 		),
-		passbook,
+		passbook: passbook ?? listed,
 	};
 }
 
@@ -741,15 +946,15 @@ export function normalizeEpfoCredit(
 		};
 		if (hasEmployment) {
 			// the sample shape states no durations: from the dates
-			const jobs = newestFirst(employers(epfo.employment_history, false));
 			const uan = toText(epfo.uan);
+			const facts = employmentFacts(epfo.employment_history, false, NOT_DECLARED, uan);
 			employment = {
 				uan,
 				uanSource: toText(epfo.uan_source),
-				employerCount: employerCountOf(epfo.employment_history, null, uan),
-				currentEmployer: currentEmployerOf(jobs),
-				totalTenureMonths: totalTenureOf(jobs),
-				employers: jobs,
+				employerCount: facts.employerCount,
+				currentEmployer: facts.currentEmployer,
+				totalTenureMonths: facts.totalTenureMonths,
+				employers: facts.employers,
 			};
 		}
 		if (hasCredit) creditSummary = sampleCredit(credit);
@@ -766,20 +971,21 @@ export function normalizeEpfoCredit(
 			age: null,
 		};
 		if (hasEmployment) {
-			// the reference shape states service_duration_months
-			const jobs = newestFirst(employers(epfo.employment_history, true));
+			// the reference shape states service_duration_months and the employer count
 			const uan = toText(epfo.uan);
+			const facts = employmentFacts(
+				epfo.employment_history,
+				true,
+				declaredCount(epfo, 'total_employers'),
+				uan,
+			);
 			employment = {
 				uan,
 				uanSource: null,
-				employerCount: employerCountOf(
-					epfo.employment_history,
-					toNumber(epfo.total_employers),
-					uan,
-				),
-				currentEmployer: currentEmployerOf(jobs),
-				totalTenureMonths: totalTenureOf(jobs),
-				employers: jobs,
+				employerCount: facts.employerCount,
+				currentEmployer: facts.currentEmployer,
+				totalTenureMonths: facts.totalTenureMonths,
+				employers: facts.employers,
 			};
 		}
 		if (hasCredit) creditSummary = referenceCredit(credit);

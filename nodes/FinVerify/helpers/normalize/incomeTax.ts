@@ -13,6 +13,7 @@ import {
 } from './common';
 import { isObject, toIsoTimestamp, toText } from '../../../shared/values';
 import { toStatusText } from './statusText';
+import { canonical, distinctEntries, toAmount, toSignedAmount } from './grammar';
 
 /**
  * Income-tax return (ITR analyzer) responses, read from either documented shape into one stable
@@ -148,13 +149,15 @@ export interface ItrData extends IDataObject {
 	profile: ItrProfile;
 	filings: ItrFiling[];
 	/**
-	 * How many returns the answer lists; null when it carries no list, or an empty one (a finished
-	 * analysis without a single return is not told apart from a lost list).
+	 * How many returns the answer lists, a return listed twice once; null when it carries no list, an
+	 * empty one (a finished analysis without a single return is not told apart from a lost list), a
+	 * null entry, or two copies of one return that disagree.
 	 */
 	filingCount: number | null;
 	/**
 	 * The newest return; null when a listed return has no readable assessment year (which one is
-	 * newest is then unknown).
+	 * newest is then unknown), when the list is unknown (as filingCount), or when two returns of the
+	 * newest year do not say by their filing dates which came last.
 	 */
 	latestFiling: ItrFiling | null;
 	tds: IDataObject[];
@@ -162,16 +165,22 @@ export interface ItrData extends IDataObject {
 }
 
 /**
- * An assessment year as `YYYY-YY`: from `2024-25`, `AY 2024-25`, `2024-2025` or `2024_25`. A bare
- * year is returned as given (the service does not say whether it is the assessment or financial
- * year).
+ * An assessment year as `YYYY-YY`, read from `2024-25`, `2024-2025`, `2024_25`, `2024/25` (spaces
+ * around the separator allowed) with an optional `AY`, `A.Y.` or `AY:` before it. The two years must
+ * follow each other (`2024-26`, `2024-2026` are not a year), and the first may not be after the
+ * current year (a return for it cannot have been filed yet) nor before 1950. Anything else, a bare
+ * year among it (`2024`: the assessment or the financial year?), is unknown (null).
  */
 export function toAssessmentYear(value: unknown): string | null {
 	const text = toText(value);
 	if (!text) return null;
-	const m = /(\d{4})\s*[-_/]\s*(\d{2}|\d{4})\b/.exec(text);
-	if (m) return `${m[1]}-${m[2].slice(-2)}`;
-	return text;
+	const m = /^(?:A\.?\s*Y\.?\s*:?\s*)?(\d{4})\s*[-_/]\s*(\d{2}|\d{4})$/i.exec(text.trim());
+	if (!m) return null;
+	const start = Number(m[1]);
+	const end = Number(m[2]);
+	const follows = m[2].length === 4 ? end === start + 1 : end === (start + 1) % 100;
+	if (!follows || start < 1950 || start > new Date().getUTCFullYear()) return null;
+	return `${m[1]}-${m[2].slice(-2)}`;
 }
 
 /** Form name as `ITR-1`…`ITR-7`, from `ITR-1`, `ITR1`, `itr 1` or `1`. */
@@ -182,12 +191,19 @@ export function toItrForm(value: unknown): string | null {
 	return m ? `ITR-${m[1]}${m[2]?.toUpperCase() ?? ''}` : text.toUpperCase();
 }
 
-/** First numeric value among the given keys of the given objects. */
-function pick(sources: IDataObject[], keys: string[]): number | null {
+/** How a figure is read: an amount that is never negative, or one that may be (a loss). */
+type Reader = (value: unknown) => number | null;
+
+/**
+ * The figure under the first of the given keys the given objects carry (null and blank are not
+ * carried), read with `read`: a value outside its range is unknown (null), never passed over for the
+ * next key.
+ */
+function pick(sources: IDataObject[], keys: string[], read: Reader = toAmount): number | null {
 	for (const source of sources) {
 		for (const key of keys) {
-			const n = toNumber(source[key]);
-			if (n !== null) return n;
+			const value = source[key];
+			if (value !== undefined && value !== null && value !== '') return read(value);
 		}
 	}
 	return null;
@@ -196,20 +212,33 @@ function pick(sources: IDataObject[], keys: string[]): number | null {
 function incomeHeads(sources: IDataObject[]): IncomeHeads {
 	return {
 		salary: pick(sources, ['salary', 'income_from_salary', 'salary_income']),
-		houseProperty: pick(sources, [
-			'house_property',
-			'income_from_house_property',
-			'house_property_income',
-		]),
-		businessProfession: pick(sources, [
-			'business_profession',
-			'business_or_profession',
-			'income_from_business',
-			'profits_and_gains_from_business',
-			'business_income',
-		]),
-		capitalGains: pick(sources, ['capital_gains', 'income_from_capital_gains', 'capital_gain']),
-		otherSources: pick(sources, ['other_sources', 'income_from_other_sources', 'other_income']),
+		// a house, a business, capital gains or other sources may make a loss
+		houseProperty: pick(
+			sources,
+			['house_property', 'income_from_house_property', 'house_property_income'],
+			toSignedAmount,
+		),
+		businessProfession: pick(
+			sources,
+			[
+				'business_profession',
+				'business_or_profession',
+				'income_from_business',
+				'profits_and_gains_from_business',
+				'business_income',
+			],
+			toSignedAmount,
+		),
+		capitalGains: pick(
+			sources,
+			['capital_gains', 'income_from_capital_gains', 'capital_gain'],
+			toSignedAmount,
+		),
+		otherSources: pick(
+			sources,
+			['other_sources', 'income_from_other_sources', 'other_income'],
+			toSignedAmount,
+		),
 	};
 }
 
@@ -300,6 +329,34 @@ function joinAddress(raw: unknown): string | null {
 }
 
 /**
+ * A return's identity: its acknowledgement number, else its assessment year and form (null when
+ * neither is known: a deep-equal copy is then unknown, see distinctEntries).
+ */
+function filingIdentity(f: ItrFiling): string | null {
+	if (f.acknowledgementNumber !== null) return `ack|${f.acknowledgementNumber}`;
+	return f.assessmentYear !== null && f.form !== null ? `ay|${f.assessmentYear}|${f.form}` : null;
+}
+
+/** Two copies of one return say the same thing (their download links may differ: signed URLs). */
+const sameFiling = (a: ItrFiling, b: ItrFiling): boolean =>
+	canonical({ ...a, downloadLink: null }) === canonical({ ...b, downloadLink: null });
+
+/**
+ * The newest return of a list sorted newest assessment year first: null when a return's assessment
+ * year is unknown (it could be the newest), or when two returns share the newest year (an original
+ * and a revised one) and their filing dates do not say which came last.
+ */
+function latestOf(filings: ItrFiling[]): ItrFiling | null {
+	if (filings.length === 0 || filings.some((f) => f.assessmentYear === null)) return null;
+	const newest = filings.filter((f) => f.assessmentYear === filings[0].assessmentYear);
+	if (newest.length === 1) return newest[0];
+	const dates = newest.map((f) => f.filingDate);
+	if (dates.some((d) => d === null)) return null;
+	const last = [...(dates as string[])].sort().reverse();
+	return last[0] === last[1] ? null : newest[dates.indexOf(last[0])];
+}
+
+/**
  * Get Data (operation itrData), either shape. Reference:
  * `data.{job_id, pan, name, filing_status, itr_records[]}`. Sample:
  * `data.{job_id, pan, status, profile, filings[], tds_26as[], outstanding_demands[]}`. Filings are
@@ -333,8 +390,12 @@ export function normalizeItrData(body: unknown): ItrData {
 	const list = Array.isArray(data.itr_records) ? data.itr_records : data.filings;
 	// a null entry is a return the answer lost: the count and which return is latest are unknown
 	const lostEntry = asArray<unknown>(list).some((entry) => !isObject(entry));
-	const filings = asArray(list).map(filing);
-	filings.sort((a, b) => (b.assessmentYear ?? '').localeCompare(a.assessmentYear ?? ''));
+	const listed = asArray(list).map(filing);
+	// a return listed twice counts once; two copies of one return that disagree: unknown
+	const distinct = distinctEntries(listed, filingIdentity, sameFiling).entries;
+	const filings = [...(distinct ?? listed)].sort((a, b) =>
+		(b.assessmentYear ?? '').localeCompare(a.assessmentYear ?? ''),
+	);
 	return {
 		shape: isSample ? 'sample' : 'reference',
 		jobId: toText(data.job_id),
@@ -344,15 +405,15 @@ export function normalizeItrData(body: unknown): ItrData {
 		filingStatus: toStatusText(data.filing_status),
 		profile,
 		filings,
-		filingCount: filings.length > 0 && !lostEntry ? filings.length : null,
-		latestFiling: filings.every((f) => f.assessmentYear !== null) ? (filings[0] ?? null) : null,
+		filingCount: filings.length > 0 && !lostEntry && distinct !== null ? filings.length : null,
+		latestFiling: distinct === null || lostEntry ? null : latestOf(filings),
 		tds: asArray(data.tds_26as).map((row) => {
 			const t = asObject(row);
 			return {
 				financialYear: toText(t.financial_year),
 				deductorName: toText(t.deductor_name),
 				deductorTan: toText(t.deductor_tan),
-				amount: toNumber(t.tds_amount),
+				amount: toAmount(t.tds_amount),
 				certificateNumber: toText(t.certificate_no),
 				incomeType: toText(t.income_type),
 			};
@@ -361,7 +422,7 @@ export function normalizeItrData(body: unknown): ItrData {
 			const d = asObject(row);
 			return {
 				assessmentYear: toAssessmentYear(first(d.assessment_year, d.year)),
-				amount: toNumber(first(d.amount, d.demand_amount, d.outstanding_amount)),
+				amount: toAmount(first(d.amount, d.demand_amount, d.outstanding_amount)),
 				section: toText(d.section),
 				status: toStatusText(d.status),
 				details: d,

@@ -82,22 +82,56 @@ const CUSTOM_API_CALL = {
 
 /**
  * The node's outputs, from its parameters (n8n evaluates this in the editor and the engine, with
- * every parameter's default filled in). Version 3: Complete (decisionReady true) and Incomplete on the
- * decision operations with Incomplete Answers on "Send to the Incomplete Output", and Failed with Failed
- * Items on "Send to the Failed Output"; the first output is Success when there is no Incomplete.
- * Versions 1 and 2 have one output. Self-contained: n8n runs its source text as an expression.
+ * every displayed parameter's default filled in). n8n keeps a wire by its output's NUMBER, so on
+ * version 3 the positions never depend on an option: the decision operations always have Complete (0),
+ * Incomplete (1) and Failed (2), whatever Incomplete Answers, Output or Failed Items say (an output the
+ * options leave unused stays, empty); the other operations have Success (0) and Failed (1) with Failed
+ * Items on "Send to the Failed Output", one output otherwise. Versions 1 and 2, and the operations that
+ * wait for a callback, have one output. Self-contained: n8n runs its source text as an expression
+ * (so the decision operations are listed here; test/unit/outputPositions.test.cts checks the list).
  */
 export function configuredOutputs(parameters: {
+	resource?: unknown;
+	operation?: unknown;
 	incompleteAnswers?: unknown;
 	failedItems?: unknown;
 }) {
-	const incomplete = parameters.incompleteAnswers === 'separateOutput';
-	const failed = parameters.failedItems === 'failedOutput';
-	if (!incomplete && !failed) return [{ type: 'main' }];
-	const outputs = [{ type: 'main', displayName: incomplete ? 'Complete' : 'Success' }];
-	if (incomplete) outputs.push({ type: 'main', displayName: 'Incomplete' });
-	if (failed) outputs.push({ type: 'main', displayName: 'Failed' });
-	return outputs;
+	const decisionOperations = [
+		'creditReport.getMultiBureauReport',
+		'company.getByCin',
+		'company.getLlpByLlpin',
+		'company.getEntityByPan',
+		'employment.getEpfoRecord',
+		'employment.getEpfoRecordWithCredit',
+		'incomeTaxReturn.getData',
+		'bankStatementJourney.getAnalysis',
+	];
+	// Failed Items is shown on version 3 only (and not where the node waits for a callback)
+	const version3 = parameters.failedItems !== undefined;
+	const decision =
+		version3 &&
+		decisionOperations.indexOf(String(parameters.resource) + '.' + String(parameters.operation)) >=
+			0;
+	if (decision)
+		return [
+			{
+				type: 'main',
+				// Keep in the Output and Raw (no verdict) put every answer here
+				displayName:
+					parameters.incompleteAnswers === 'separateOutput' ||
+					parameters.incompleteAnswers === 'fail'
+						? 'Complete'
+						: 'Success',
+			},
+			{ type: 'main', displayName: 'Incomplete' },
+			{ type: 'main', displayName: 'Failed' },
+		];
+	if (parameters.failedItems === 'failedOutput')
+		return [
+			{ type: 'main', displayName: 'Success' },
+			{ type: 'main', displayName: 'Failed' },
+		];
+	return [{ type: 'main' }];
 }
 
 export class FinVerify implements INodeType {

@@ -219,7 +219,7 @@ const EXAMPLE = loadWorkflow('../examples/credit-decision.json');
 const OUTCOME_NODES = {
 	approve: ['Approve'],
 	decline: ['Decline'],
-	refer: ['Refer to underwriter', 'Refer: incomplete answer'],
+	refer: ['Refer to underwriter', 'Refer: incomplete answer', 'Refer: lookup failed'],
 } as const;
 
 /** The example with the applicants pinned on its Applicant node and the Credit report node adjusted. */
@@ -366,20 +366,19 @@ describe.each(SHAPES)('the decision example, %s shape', (current) => {
 		);
 	});
 
-	test('Incomplete Answers: Treat as Failed, with the error output: every unknown on the error output, none decided', async () => {
-		const result = await engine.run(
-			exampleWith({ incompleteAnswers: 'fail' }, { onError: 'continueErrorOutput' }),
-		);
+	test('Incomplete Answers: Treat as Failed: every unknown on the Failed output (its own wire, position 2), referred, none decided', async () => {
+		const result = await engine.run(exampleWith({ incompleteAnswers: 'fail' }));
 		expect(result.error).toBeUndefined();
 		const reached = outcomes(result);
-		// the example's second connection is now n8n's error output: failed items are referred
 		for (const c of CASES)
 			expect({ case: c.name, reached: reached[c.name] }).toEqual({
 				case: c.name,
 				reached: [c.expected],
 			});
+		// the Incomplete wire (1) keeps its meaning: with Treat as Failed it carries nothing
+		expect(result.json('Credit report', 1)).toEqual([]);
 		expect(
-			itemsOf(result, 'Refer: incomplete answer')
+			itemsOf(result, 'Refer: lookup failed')
 				.map((j) => j.applicationId)
 				.sort(),
 		).toEqual(
@@ -387,8 +386,7 @@ describe.each(SHAPES)('the decision example, %s shape', (current) => {
 				.map((c) => c.name)
 				.sort(),
 		);
-		// outputs: one main output in this mode, then n8n's error output
-		const failed = result.json('Credit report', 1);
+		const failed = result.json('Credit report', 2);
 		expect(failed).toHaveLength(CASES.filter((c) => c.incomplete).length);
 		for (const json of failed) {
 			expect((json.error as IDataObject).code).toBe('INCOMPLETE_ANSWER');

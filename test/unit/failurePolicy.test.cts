@@ -69,7 +69,7 @@ describe('namingDoneItems', () => {
 			[{ index: 1, error: notFound(), created: [] }],
 		);
 		expect(error.description).toBe(
-			'HTTP 404. Done before the node stopped, not in the output: items 0, 2 (created: aa_1, aa_3). ' +
+			'HTTP 404. Done before the node stopped, not in the output: items 1, 3 (created: aa_1, aa_3). ' +
 				'Look these up before running those items again, so nothing is created twice.',
 		);
 	});
@@ -78,7 +78,7 @@ describe('namingDoneItems', () => {
 		const error = new NodeOperationError(node, 'Stopped');
 		namingDoneItems(error, [done()], []);
 		expect(error.description).toBe(
-			'Done before the node stopped, not in the output: item 0. Running them again repeats their requests.',
+			'Done before the node stopped, not in the output: item 1. Running them again repeats their requests.',
 		);
 	});
 

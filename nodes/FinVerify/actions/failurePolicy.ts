@@ -3,6 +3,21 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiErrorCode } from '../transport/errors';
 import { createdIdsOf } from '../helpers/createdIds';
+import { identityOf, itemsPhrase } from './wiring';
+
+/** What names an input item in messages (actions/outcomes.ts): its request and its input fields. */
+export type Identity = (itemIndex: number) => { request?: unknown; input?: IDataObject };
+
+/** Items named 1-based with their subjects (masked where personal): `items 1 (PAN XXXXXX234F), 3`. */
+export function itemsNamed(indexes: number[], identity?: Identity, max = 10): string {
+	return itemsPhrase(
+		indexes.map((index) => {
+			const source = identity?.(index);
+			return { index, identity: source ? identityOf(source.request, source.input) : undefined };
+		}),
+		max,
+	);
+}
 
 /**
  * What the node does with a failed item (its input was invalid, or its request failed) and when a
@@ -84,6 +99,7 @@ export function namingDoneItems(
 	error: NodeError,
 	results: Array<INodeExecutionData[] | undefined>,
 	failures: Failure[],
+	identity?: Identity,
 ): NodeError {
 	const failed = new Set(failures.map((f) => f.index));
 	const done = results.flatMap((output, itemIndex) =>
@@ -97,7 +113,7 @@ export function namingDoneItems(
 	);
 	const notes: string[] = [];
 	if (done.length > 0) {
-		const list = `item${done.length > 1 ? 's' : ''} ${done.join(', ')}`;
+		const list = itemsNamed(done, identity, 20);
 		notes.push(
 			doneIds.size > 0
 				? `Done before the node stopped, not in the output: ${list} (created: ${[...doneIds].join(', ')}). ` +
@@ -130,6 +146,7 @@ export function failedItemsError(
 	options: IDataObject,
 	failures: Failure[],
 	total: number,
+	identity?: Identity,
 ): NodeOperationError | undefined {
 	const fallback: FailThreshold = context.getNode().typeVersion >= 3 ? 'allItems' : 'never';
 	const threshold = (options.failNodeWhen ?? fallback) as FailThreshold;
@@ -146,7 +163,10 @@ export function failedItemsError(
 		context.getNode(),
 		`${failures.length} of ${total} items failed (Fail the Node When Items Fail: ${rule})`,
 		{
-			description: `First failure, item ${first.index}: ${first.error.message}${
+			description: `Failed: ${itemsNamed(
+				[...failures].sort((a, b) => a.index - b.index).map((f) => f.index),
+				identity,
+			)}. First failure, ${itemsNamed([first.index], identity)}: ${first.error.message}${
 				first.error.description ? `. ${first.error.description}` : ''
 			}`,
 		},

@@ -34,6 +34,7 @@ import type { ItemOutput } from './itemOutput';
 import { itemOutputOf } from './itemOutput';
 import { incompleteFailure, isIncomplete } from './incompleteAnswers';
 import { readRequestSetup } from './requestPolicy';
+import { lostItemsError, outageOf, reportOutcomes, unwiredOutputs } from './outcomes';
 
 type Registry = { [R in FinVerifyResource]: Record<FinVerifyOperation<R>, Operation> };
 
@@ -105,6 +106,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// Pass 1, reading: every item's parameters are read and checked before the first request of any
 	// item. An invalid item stops the node, or becomes a failed item.
 	const read: Array<ReadItem | undefined> = new Array(items.length);
+	// what names an item in messages: its request or its input fields (masked where personal)
+	const identity = (itemIndex: number) => ({
+		request: read[itemIndex]?.request,
+		input: items[itemIndex]?.json,
+	});
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			read[itemIndex] = {
@@ -165,11 +171,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const stop = (error: NodeError) =>
 		forModel(
 			this,
-			namingDoneItems(error, results, [
-				...failures,
-				...(stopCreated.length > 0 ? [{ index: -1, error, created: stopCreated }] : []),
-			]),
+			namingDoneItems(
+				error,
+				results,
+				[
+					...failures,
+					...(stopCreated.length > 0 ? [{ index: -1, error, created: stopCreated }] : []),
+				],
+				identity,
+			),
 		);
+	// the service down without the circuit opening (too few items for it, or every item's own retries
+	// used up): no item sent got an answer of the service, and each failed for want of one (connection
+	// refused, timeout, 5xx after its retries). A stop like the circuit's, whatever the threshold
+	nodeStop ??= outageOf(this, read, results, failures, keepsGoing, identity);
 	if (nodeStop) {
 		if (!continueOnFail) throw stop(nodeStop);
 		const failed = new Set(failures.map((f) => f.index));
@@ -179,7 +194,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		hintInsteadOfStop(this, nodeStop);
 	}
 	if (!keepsGoing && failures.length > 0) throw stop(firstFailure(failures).error);
-	const tooManyFailed = failedItemsError(this, options, failures, items.length);
+	const tooManyFailed = failedItemsError(this, options, failures, items.length, identity);
 	if (tooManyFailed) {
 		if (!continueOnFail) throw stop(tooManyFailed);
 		hintInsteadOfStop(this, tooManyFailed);
@@ -208,18 +223,39 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
+	// each input item's output items go, together, to one output; n8n's error output (On Error: Continue
+	// (using error output)) comes after ours: n8n moves the error items of the first output there
 	const out: INodeExecutionData[][] = outputs.length > 0 ? outputs.map(() => []) : [[]];
+	const errorOutput = toErrorOutput ? out.length : undefined;
 	const failedIndexes = new Set(failures.map((f) => f.index));
+	/** Where each input item went (by output index, n8n's error output included). */
+	const went: Array<number | undefined> = new Array(items.length);
 	results.forEach((itemOutput, itemIndex) => {
 		if (!itemOutput) return;
+		const incomplete =
+			read[itemIndex]?.output.incompleteAnswers === 'separateOutput' &&
+			itemOutput.some(isIncomplete);
 		const target = failedIndexes.has(itemIndex)
 			? toFailedOutput
 				? failedOutput
 				: 0
-			: incompleteOutput > 0 && itemOutput.some(isIncomplete)
+			: incompleteOutput > 0 && incomplete
 				? incompleteOutput
 				: 0;
 		out[target].push(...itemOutput);
+		went[itemIndex] =
+			failedIndexes.has(itemIndex) && errorOutput !== undefined ? errorOutput : target;
 	});
+
+	const names = [...outputs.map((o) => o.displayName ?? 'main'), 'error'];
+	// what the execution's custom data shows of this batch
+	reportOutcomes(this, { went, failures, incompleteOutput, identity });
+	// an item sent to an output with nothing connected would vanish: the node says so instead
+	const unwired = unwiredOutputs(this, went, names, identity);
+	if (unwired) {
+		const lost = lostItemsError(this, unwired, went, names, identity);
+		if (!continueOnFail) throw forModel(this, namingDoneItems(lost, results, failures, identity));
+		hintInsteadOfStop(this, lost);
+	}
 	return out;
 }

@@ -307,10 +307,10 @@ describe('items done before a failure (Items in Parallel)', () => {
 		const created = (await sandbox.control.outbox()).map((mail) => String(mail.session_id));
 		expect(created).toHaveLength(4);
 		for (const id of created) expect(result.error?.description).toContain(id);
-		expect(result.error?.description).toContain('items 0, 1, 3, 4');
+		expect(result.error?.description).toContain('items 1, 2, 4, 5');
 		// its own sentence, after the error's, and what to do about what was created
 		expect(result.error?.description).toMatch(
-			/[.!?] Done before the node stopped, not in the output: items 0, 1, 3, 4 \(created: [^)]+\)\. Look these up before running those items again, so nothing is created twice\.$/,
+			/[.!?] Done before the node stopped, not in the output: items 1, 2, 4, 5 \(created: [^)]+\)\. Look these up before running those items again, so nothing is created twice\.$/,
 		);
 	});
 
@@ -329,7 +329,11 @@ describe('items done before a failure (Items in Parallel)', () => {
 		const description = String(result.error?.description);
 		expect(result.error?.message).toMatch(/No company found/);
 		expect(description).toMatch(
-			/[.!?] Done before the node stopped, not in the output: items 0, 1, 3, 4\. Running them again repeats their requests\.$/,
+			new RegExp(
+				`[.!?] Done before the node stopped, not in the output: items ${[0, 1, 3, 4]
+					.map((i) => `${i + 1} \\(CIN ${cinOf(i)}\\)`)
+					.join(', ')}\\. Running them again repeats their requests\\.$`,
+			),
 		);
 		expect(description).not.toMatch(/[A-Za-z0-9] Done before/);
 		expect(description).not.toContain('created');
@@ -403,14 +407,18 @@ describe('Fail the Node When Items Fail', () => {
 		expect(result.error?.message).toBe(
 			'3 of 3 items failed (Fail the Node When Items Fail: all items failed)',
 		);
-		expect(result.error?.description).toContain('item 0: No company found with CIN');
+		// named 1-based, by the item's own CIN
+		expect(result.error?.description).toContain(
+			`First failure, item 1 (CIN ${NOT_FOUND_CIN}): No company found with CIN`,
+		);
 	});
 
 	test('version 3 defaults: one item succeeded, the execution succeeds, failed items on the Failed output with their input', async () => {
 		const result = await sandbox.run(mixed(2, 3, {}, null, 3));
 		expect(result.error).toBeUndefined();
 		expect(result.json(NODE, 0).map((json) => json.cin)).toEqual([cinOf(2)]);
-		const failed = result.json(NODE, 1);
+		// a decision operation's outputs are fixed: Complete (Success with Keep) 0, Incomplete 1, Failed 2
+		const failed = result.json(NODE, 2);
 		expect(failed).toHaveLength(2);
 		for (const json of failed) {
 			expect(json.cin).toBe(NOT_FOUND_CIN);

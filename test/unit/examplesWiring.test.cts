@@ -1,0 +1,96 @@
+/**
+ * Issue 42, the examples' lint: in every shipped example (but the two the company workers own) each
+ * version 3 FinVerify node has every output its parameters give it (n8n's own resolution of the
+ * displayed parameters, then the node's `configuredOutputs`) connected to a node, so an Incomplete or
+ * Failed applicant always reaches a place a person sees; and no Set node writes `verified: true` after an
+ * output that carries answers whose facts are not all known (Success under Keep in the Output).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { IConnections, INode, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { FinVerify, configuredOutputs } from '../../nodes/FinVerify/FinVerify.node';
+
+const EXAMPLES = path.resolve(__dirname, '../../examples');
+/** Owned by the company onboarding work (issue 45). */
+const NOT_OURS = new Set(['company-onboarding.json', 'kyb-decision.json']);
+const description = new FinVerify().description;
+
+interface Workflow {
+	nodes: INode[];
+	connections: IConnections;
+}
+
+/** The outputs n8n gives the node (names by position). */
+export function outputsOf(node: INode): string[] {
+	const parameters = NodeHelpers.getNodeParameters(
+		description.properties,
+		node.parameters,
+		true,
+		false,
+		node,
+		description,
+	) as INodeParameters;
+	return configuredOutputs(parameters).map(
+		(o) => (o as { displayName?: string }).displayName ?? 'main',
+	);
+}
+
+/** Findings of one workflow: unwired outputs of version 3 FinVerify nodes, `verified: true` after Success. */
+export function wiringFindings(workflow: Workflow): string[] {
+	const findings: string[] = [];
+	for (const node of workflow.nodes) {
+		if (!node.type.endsWith('.finVerify') || node.typeVersion < 3 || node.disabled) continue;
+		const outputs = outputsOf(node);
+		const main = workflow.connections[node.name]?.main ?? [];
+		if (outputs.length === 1) continue;
+		outputs.forEach((name, index) => {
+			if (!(main[index] ?? []).some((c) => c?.node))
+				findings.push(`"${node.name}": its ${name} output (${index}) has nothing connected`);
+		});
+		outputs.forEach((name, index) => {
+			if (name === 'Complete') return;
+			for (const connection of main[index] ?? []) {
+				const next = workflow.nodes.find((n) => n.name === connection?.node);
+				const assignments = (
+					(
+						next?.parameters?.assignments as {
+							assignments?: Array<{ name: string; value: unknown }>;
+						}
+					)?.assignments ?? []
+				).filter((a) => a.name === 'verified' && (a.value === true || a.value === 'true'));
+				if (assignments.length > 0)
+					findings.push(
+						`"${next!.name}" writes verified: true after "${node.name}"'s ${name} output, which carries answers whose facts are not all known`,
+					);
+			}
+		});
+	}
+	return findings;
+}
+
+const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.json') && !NOT_OURS.has(f));
+
+test.each(files)('%s: every output of a version 3 FinVerify node reaches a node', (file) => {
+	const workflow = JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Workflow;
+	expect(wiringFindings(workflow)).toEqual([]);
+});
+
+test('the lint catches an unwired Failed output and verified: true after Success (Keep)', () => {
+	const workflow = JSON.parse(
+		readFileSync(path.join(EXAMPLES, 'error-handling.json'), 'utf8'),
+	) as Workflow;
+	const node = workflow.nodes.find((n) => n.name === 'Get company by CIN')!;
+	node.parameters.incompleteAnswers = 'keep';
+	const main = workflow.connections[node.name].main;
+	main[1] = [{ node: 'Verified company', type: 'main', index: 0 }];
+	main[0] = [{ node: 'Verified company', type: 'main', index: 0 }];
+	main[2] = [];
+	expect(wiringFindings(workflow)).toEqual([
+		'"Get company by CIN": its Failed output (2) has nothing connected',
+		`"Verified company" writes verified: true after "Get company by CIN"'s Success output, which carries answers whose facts are not all known`,
+		`"Verified company" writes verified: true after "Get company by CIN"'s Incomplete output, which carries answers whose facts are not all known`,
+	]);
+});

@@ -1,15 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Shape } from './common';
-import {
-	asArray,
-	asObject,
-	first,
-	toIsoDate,
-	toNumber,
-	toUpperText,
-	unwrap,
-} from './common';
+import { asArray, asObject, first, toIsoDate, toNumber, toUpperText, unwrap } from './common';
 import { isObject, toText } from '../../../shared/values';
 import { statusCategory } from './decision';
 import { toAmount } from './grammar';

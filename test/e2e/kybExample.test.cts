@@ -106,7 +106,7 @@ async function kindOf(name: string): Promise<{ kind: Kind; pan: string } | undef
 }
 
 /** Up to two companies of each kind, by the names that find them. */
-let leads: Array<{ leadId: string; companyName: string; pan: string; kind: Kind }> = [];
+const leads: Array<{ leadId: string; companyName: string; pan: string; kind: Kind }> = [];
 
 beforeAll(async () => {
 	engine = await Engine.create();
@@ -203,7 +203,7 @@ describe.each(SHAPES)('the KYB example, %s layout', (current) => {
 			checkNodeOutput(check, itemsOf(result, 'Company check', 0));
 			checkNodeOutput(check, itemsOf(result, 'Company check', 1));
 			const reached = outcomes(result);
-			const table = leads.map(({ leadId, kind }) => ({
+			const table = leads.map(({ leadId }) => ({
 				leadId,
 				reached: (reached[leadId] ?? []).map((r) => r.outcome),
 			}));
@@ -221,11 +221,11 @@ describe.each(SHAPES)('the KYB example, %s layout', (current) => {
 						: ['status', 'age'],
 				);
 			// a struck-off company is declined on its status, even where the risk flags are unknown
-			for (const { leadId, kind } of leads.filter((l) => l.kind === 'struckOff'))
+			for (const { leadId } of leads.filter((l) => l.kind === 'struckOff'))
 				expect(reached[leadId][0].reason).toBe('Registry: status: Struck Off');
 			// the reasons travel to the person who decides
 			if (policy === 'all')
-				for (const { leadId, kind } of leads.filter((l) => l.kind === 'litigation'))
+				for (const { leadId } of leads.filter((l) => l.kind === 'litigation'))
 					expect(reached[leadId][0].reason).toContain(
 						shape === 'sample' ? 'Litigation' : 'risk flags unknown',
 					);

@@ -1,9 +1,8 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { DecideOptions } from '../../helpers/normalize/decision';
 import { REGISTRY_FACTS, withDecision } from '../../helpers/normalize/decision';
-import type { IDataObject } from 'n8n-workflow';
 
 /**
  * *Decide On* (version 3, Get by CIN, Get LLP by LLPIN, Get Entity by PAN): the facts a lender's

@@ -18,7 +18,7 @@ import {
 	tan,
 } from './ids.cjs';
 import { address } from './person.cjs';
-import { hexOf, seeded, type Faker } from './random.cjs';
+import { hexOf, seeded, seedOf, type Faker } from './random.cjs';
 
 /**
  * Names handed out by autocomplete, so that a CIN or LLPIN picked from its results looks up to the same
@@ -66,17 +66,18 @@ export interface RegistryFacts {
 }
 
 export function registryFacts(id: string, kind: 'company' | 'llp'): RegistryFacts {
-	return seeded(['registry-facts', id.toUpperCase()], (f) => ({
-		status: f.helpers.weightedArrayElement([
-			{ weight: 9, value: 'Active' },
-			{ weight: 1, value: kind === 'llp' ? 'Defunct' : 'Struck Off' },
-		]),
-		pendingCases: f.datatype.boolean(0.1),
-		bureauDefaults: f.datatype.boolean(0.05),
-		gstFilingDelay: f.datatype.boolean(0.2),
-		epfPaymentDelay: f.helpers.arrayElement([true, false, false, null]),
-		tdsDefaults: f.datatype.boolean(0.1),
-	}));
+	// drawn from hashes, not the shared faker: the lookups call this in the middle of their own seeded
+	// generation, which a reseed would disturb
+	const draw = (fact: string) => seedOf('registry-facts', id.toUpperCase(), fact) / 2 ** 32;
+	const epf = [true, false, false, null][Math.floor(draw('epfPaymentDelay') * 4)];
+	return {
+		status: draw('status') < 0.1 ? (kind === 'llp' ? 'Defunct' : 'Struck Off') : 'Active',
+		pendingCases: draw('pendingCases') < 0.1,
+		bureauDefaults: draw('bureauDefaults') < 0.05,
+		gstFilingDelay: draw('gstFilingDelay') < 0.2,
+		epfPaymentDelay: epf,
+		tdsDefaults: draw('tdsDefaults') < 0.1,
+	};
 }
 
 const INDUSTRIES = [

@@ -276,7 +276,7 @@ describe('a known adverse status declines on its own', () => {
 	);
 
 	test('unknown is never declinable, and a policy without the status never declines on it', () => {
-		expect(decide(CIN, reference({ status: null })).declinable).toBe(false);
+		expect(decide(CIN, reference({ status: null })).declinable).toBeNull();
 		expect(decide(CIN, reference({ status: 'Struck Off' }), { decideOn: ['age'] })).toMatchObject({
 			decisionReady: true,
 			declinable: false,

@@ -266,7 +266,8 @@ function chosenFacts(operation: string, decideOn: readonly string[] | undefined)
  * policy chose:
  * - `decisionReady`: every chosen fact known (a status outside the registry's vocabulary is unknown);
  * - `declinable`: the status is chosen and known to decline on its own (struck off, defunct,
- *   dissolved, in liquidation or insolvency), whatever else is unknown: the answer leaves on Complete
+ *   dissolved, in liquidation or insolvency), whatever else is unknown; null when the chosen status is
+ *   unknown, false when the status is not chosen: the answer leaves on Complete
  *   with `decisionReady` false when other facts are unknown, so a rule declines it on `declinable`
  *   while a rule that tests `decisionReady is true` never sees it as ready;
  * - `adverse`: the chosen facts that are known and not clean (a status other than Active, a risk flag
@@ -294,12 +295,17 @@ function registryDecider(operation: string): Decide {
 		const flagNames = facts.filter((fact) => fact in RISK_FLAG_NAMES);
 		incomplete.push(...flagGaps(flags, flagNames, 'risk flags'));
 		for (const name of flagNames) if (flags[name] === true) adverse.push(RISK_FLAG_NAMES[name]);
-		const declinable = facts.includes('status') && category !== null && DECLINING.has(category);
+		// null when the status is chosen but unknown (it might decline), false when not chosen
+		const declinable = !facts.includes('status')
+			? false
+			: category === null
+				? null
+				: DECLINING.has(category);
 		return {
 			incomplete,
 			aggregates: {
 				declinable,
-				adverse: incomplete.length === 0 || declinable ? adverse : null,
+				adverse: incomplete.length === 0 || declinable === true ? adverse : null,
 				decidedOn: facts,
 				statusCategory: category,
 			},

@@ -18,7 +18,7 @@ import {
 	tan,
 } from './ids.cjs';
 import { address } from './person.cjs';
-import { hexOf, seeded, type Faker } from './random.cjs';
+import { hexOf, seeded, seedOf, type Faker } from './random.cjs';
 
 /**
  * Names handed out by autocomplete, so that a CIN or LLPIN picked from its results looks up to the same
@@ -51,6 +51,34 @@ interface Known {
 
 /** Both values are computed (so the random sequence does not depend on the registry); the known one wins. */
 const preferKnown = <T,>(known: T | undefined, generated: T): T => known ?? generated;
+
+/**
+ * What the registry knows of one entity whatever lookup asks (CIN, LLPIN, PAN, name search): its status
+ * and risk flags, drawn from a seed of its CIN/LLPIN alone, so every answer about it agrees.
+ */
+export interface RegistryFacts {
+	status: string;
+	pendingCases: boolean;
+	bureauDefaults: boolean;
+	gstFilingDelay: boolean;
+	epfPaymentDelay: boolean | null;
+	tdsDefaults: boolean;
+}
+
+export function registryFacts(id: string, kind: 'company' | 'llp'): RegistryFacts {
+	// drawn from hashes, not the shared faker: the lookups call this in the middle of their own seeded
+	// generation, which a reseed would disturb
+	const draw = (fact: string) => seedOf('registry-facts', id.toUpperCase(), fact) / 2 ** 32;
+	const epf = [true, false, false, null][Math.floor(draw('epfPaymentDelay') * 4)];
+	return {
+		status: draw('status') < 0.1 ? (kind === 'llp' ? 'Defunct' : 'Struck Off') : 'Active',
+		pendingCases: draw('pendingCases') < 0.1,
+		bureauDefaults: draw('bureauDefaults') < 0.05,
+		gstFilingDelay: draw('gstFilingDelay') < 0.2,
+		epfPaymentDelay: epf,
+		tdsDefaults: draw('tdsDefaults') < 0.1,
+	};
+}
 
 const INDUSTRIES = [
 	{ word: 'Textiles', group: 'Manufacturing', activity: 'Manufacture of textiles' },
@@ -131,10 +159,14 @@ function entity(f: Faker, id: string, kind: 'company' | 'llp', known?: Known): E
 		name: name.toUpperCase(),
 		klass,
 		listed: fromCin?.[1] === 'L',
-		status: f.helpers.weightedArrayElement([
-			{ weight: 9, value: 'Active' },
-			{ weight: 1, value: kind === 'llp' ? 'Defunct' : 'Struck Off' },
-		]),
+		// drawn as before (so the rest of the record keeps its values), the registry's own facts win
+		status: preferKnown(
+			registryFacts(id, kind).status,
+			f.helpers.weightedArrayElement([
+				{ weight: 9, value: 'Active' },
+				{ weight: 1, value: kind === 'llp' ? 'Defunct' : 'Struck Off' },
+			]),
+		),
 		incorporated: iso(
 			f.date.between({
 				from: new Date(Date.UTC(Math.min(year, 2024), 0, 1)),
@@ -279,6 +311,22 @@ function companyBlock(f: Faker, e: Entity) {
 	};
 }
 
+/** The risk flags of the key indicators: the entity's registry facts (the draws kept for the sequence). */
+function riskIndicators(f: Faker, e: Entity) {
+	const facts = registryFacts(e.id, e.kind);
+	// drawn as before, so the values after them stay as they were
+	f.datatype.boolean(0.1);
+	f.datatype.boolean(0.05);
+	f.datatype.boolean(0.2);
+	f.helpers.arrayElement([true, false, false, null]);
+	return {
+		pending_cases_filed_against_this_corporate: facts.pendingCases,
+		bureau_defaults: facts.bureauDefaults,
+		gst_filing_delay: facts.gstFilingDelay,
+		epf_payment_delay: facts.epfPaymentDelay,
+	};
+}
+
 function commonGroups(f: Faker, e: Entity) {
 	const signatories = Array.from({ length: f.number.int({ min: 2, max: 4 }) }, (_, i) => ({
 		name: f.person.fullName().toUpperCase(),
@@ -326,10 +374,7 @@ function commonGroups(f: Faker, e: Entity) {
 			revenue: latest.pnl.lineItems.net_revenue,
 			profit: latest.pnl.lineItems.profit_after_tax,
 			employee_count: f.number.int({ min: 5, max: 900 }),
-			pending_cases_filed_against_this_corporate: f.datatype.boolean(0.1),
-			bureau_defaults: f.datatype.boolean(0.05),
-			gst_filing_delay: f.datatype.boolean(0.2),
-			epf_payment_delay: f.helpers.arrayElement([true, false, false, null]),
+			...riskIndicators(f, e),
 		},
 		service_financial_score: {
 			overall_financial_score: round2(f.number.float({ min: 3, max: 9 })),
@@ -653,10 +698,51 @@ function panEntity(pan: string, registry: NameRegistry) {
 			llpin: type === 'LLP' ? id : null,
 		};
 	});
-	// the other direction: a CIN/LLPIN first seen here looks up to the same name and PAN
+	// the other direction: a CIN/LLPIN first seen here looks up to the same name and PAN, and the PAN
+	// lookup answers with the record that lookup gives (date, address, capital…)
 	const id = derived.cin ?? derived.llpin;
-	if (id) registry.remember(id, { name: derived.e.name, stateCode: derived.e.state.code, pan });
-	return derived;
+	if (!id) return derived;
+	const kind = derived.cin ? 'company' : 'llp';
+	registry.remember(id, { name: derived.e.name, stateCode: derived.e.state.code, pan });
+	registry.rememberPan(pan, { id, kind });
+	const e = seeded([kind === 'company' ? 'cin' : 'llpin', id], (f) =>
+		entity(f, id, kind, registry.lookup(id)),
+	);
+	return { ...derived, e };
+}
+
+/** The entity's id (CIN or LLPIN, also a trust's or firm's internal one) behind a PAN. */
+function panEntityId(entity: ReturnType<typeof panEntity>): string {
+	return entity.cin ?? entity.llpin ?? entity.e.id;
+}
+
+/**
+ * The directors of a company or the designated partners of an LLP: the signatories its CIN/LLPIN
+ * lookup lists (name, designation, DIN); other holders (a trust's trustees, a firm's partners) are
+ * drawn here.
+ */
+function panDirectors(f: Faker, found: ReturnType<typeof panEntity>, registry: NameRegistry) {
+	const drawn = Array.from({ length: f.number.int({ min: 1, max: 3 }) }, () => ({
+		name: f.person.fullName().toUpperCase(),
+		designation:
+			found.type === 'LLP'
+				? 'Designated Partner'
+				: found.type === 'Company'
+					? 'Director'
+					: found.type === 'Trust'
+						? 'Trustee'
+						: 'Partner',
+		din: din(f),
+	}));
+	const signatories = found.cin
+		? companySample(found.cin, registry, '').data.result.authorized_signatories
+		: found.llpin
+			? llpSample(found.llpin, registry).data.result.authorized_signatories
+			: null;
+	if (!signatories) return drawn;
+	return signatories
+		.filter((s) => s.date_of_cessation === null)
+		.map((s) => ({ name: s.name, designation: s.designation, din: s.din }));
 }
 
 export function panReference(pan: string, registry: NameRegistry) {
@@ -680,7 +766,9 @@ export function panReference(pan: string, registry: NameRegistry) {
 
 export function panSample(pan: string, registry: NameRegistry) {
 	return seeded(['pan-entity-sample', pan], (f) => {
-		const { type, e, cin } = panEntity(pan, registry);
+		const found = panEntity(pan, registry);
+		const { type, e, cin } = found;
+		const facts = registryFacts(panEntityId(found), found.llpin ? 'llp' : 'company');
 		const gst = (n: number) => ({
 			gstin: gstin(e.state.gst, pan, n),
 			state: e.state.name,
@@ -728,28 +816,17 @@ export function panSample(pan: string, registry: NameRegistry) {
 						status: 'Filed',
 					})),
 					tds_tcs_compliance: {
-						tds_defaults: f.datatype.boolean(0.1),
+						tds_defaults: preferKnown(facts.tdsDefaults, f.datatype.boolean(0.1)),
 						last_tds_filing_date: iso(addMonths(ANCHOR, -1)),
 						filing_timeliness: f.helpers.arrayElement(['Regular', 'Delayed']),
 						tan: tan(f),
 					},
 					key_indicators: {
 						profit: Math.round(e.revenue * f.number.float({ min: -0.02, max: 0.12 })),
-						bureau_defaults: f.datatype.boolean(0.05),
-						gst_filing_delay: f.datatype.boolean(0.2),
+						bureau_defaults: preferKnown(facts.bureauDefaults, f.datatype.boolean(0.05)),
+						gst_filing_delay: preferKnown(facts.gstFilingDelay, f.datatype.boolean(0.2)),
 					},
-					directors: Array.from({ length: f.number.int({ min: 1, max: 3 }) }, () => ({
-						name: f.person.fullName().toUpperCase(),
-						designation:
-							type === 'LLP'
-								? 'Designated Partner'
-								: type === 'Company'
-									? 'Director'
-									: type === 'Trust'
-										? 'Trustee'
-										: 'Partner',
-						din: din(f),
-					})),
+					directors: panDirectors(f, found, registry),
 				},
 			},
 		};
@@ -793,7 +870,8 @@ export function autocomplete(query: string, registry: NameRegistry): Match[] {
 				name: `${core} ${(kind === 'llp' ? SUFFIX.LLP : SUFFIX[klass]).toUpperCase()}`,
 				kind,
 				id,
-				status: 'Active',
+				// the status its CIN/LLPIN lookup gives
+				status: registryFacts(id, kind).status,
 				state: state.name,
 				stateCode: state.code,
 			};

@@ -32,6 +32,25 @@ import {
 	normalizeStatementResult,
 } from '../../nodes/FinVerify/helpers/normalize/journey';
 
+/**
+ * The registry's answers with a status of its vocabulary (the OpenAPI examples' placeholder text is no
+ * status: unknown), one active and one struck off, so the schemas see a status, its category and the
+ * adverse facts of a declinable answer (issue 45).
+ */
+function registryStatuses(body: IDataObject): IDataObject[] {
+	return ['Active', 'Struck Off'].map((status) => {
+		const copy = structuredClone(body);
+		const data = copy.data as IDataObject;
+		const result = data.result as IDataObject | undefined;
+		if (result) {
+			result.status = status;
+			const company = result.company as IDataObject | undefined;
+			if (company) company.status = status;
+		} else data.status = status;
+		return copy;
+	});
+}
+
 export interface ResponseContract {
 	/** `<resource>.<operation>` of the node. */
 	operation: string;
@@ -73,16 +92,19 @@ export const RESPONSES: ResponseContract[] = [
 		operation: 'company.getByCin',
 		schemas: ['CompanyReference', 'CompanySample'],
 		normalize: normalizeCompany,
+		variants: registryStatuses,
 	},
 	{
 		operation: 'company.getLlpByLlpin',
 		schemas: ['LlpReference', 'LlpSample'],
 		normalize: normalizeLlp,
+		variants: registryStatuses,
 	},
 	{
 		operation: 'company.getEntityByPan',
 		schemas: ['PanEntityReference', 'PanEntitySample'],
 		normalize: normalizeEntity,
+		variants: registryStatuses,
 	},
 	{
 		operation: 'company.searchByName',

@@ -25,10 +25,11 @@ const BASE_NODES: Record<string, string> = {
 	switch: 'Switch/Switch.node.js',
 	set: 'Set/Set.node.js',
 	noOp: 'NoOp/NoOp.node.js',
+	splitOut: 'Transform/SplitOut/SplitOut.node.js',
 	stickyNote: 'StickyNote/StickyNote.node.js',
 };
 
-/** Adds n8n's IF, Switch, Set and No Operation nodes to a test engine's registry. */
+/** Adds n8n's IF, Switch, Set, Split Out and No Operation nodes to a test engine's registry. */
 export function loadBaseNodes(registry: NodeRegistry): string {
 	if (!runtime.isRuntimeComplete())
 		throw new Error(

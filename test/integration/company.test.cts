@@ -83,7 +83,7 @@ describe.each(SHAPES)('Company, %s shape', (shape) => {
 					rocCode: 'RoC-Mumbai',
 					pan: expect.stringMatching(/^[A-Z]{5}\d{4}[A-Z]$/),
 					pdfUrl: null,
-					directors: [],
+					directors: null,
 				});
 			}
 		});

@@ -324,6 +324,16 @@ describe('the other operations', () => {
 		expect(decide('company.getByCin', company({}))).toEqual({
 			decisionReady: true,
 			incomplete: [],
+			declinable: true,
+			adverse: ['status: Strike Off'],
+			decidedOn: [
+				'status',
+				'age',
+				'pendingCases',
+				'bureauDefaults',
+				'gstFilingDelay',
+				'epfPaymentDelay',
+			],
 			statusCategory: 'struckOff',
 		});
 		expect(

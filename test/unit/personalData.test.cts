@@ -10,6 +10,7 @@ import {
 	maskAllButLast4,
 	maskDateOfBirth,
 	maskEmail,
+	isBusinessPan,
 	maskPersonalData,
 } from '../../nodes/FinVerify/helpers/personalData';
 
@@ -93,6 +94,28 @@ test('Masked: a PAN inside any other text is masked too; Full leaves it', () => 
 	expect(maskPersonalData(json, 'full')).toEqual(json);
 });
 
+test("a business's PAN is passed on unmasked, an individual's is masked (issue 45)", () => {
+	const json = {
+		pan: 'AAACA1234Q', // a company
+		llpPan: 'AAFFS1234C', // a firm or LLP
+		trustPan: 'AAATR1234K',
+		directorPan: 'ABCPE1234F', // a person
+		hufPan: 'AAAHA1234B', // a Hindu undivided family: stays personal
+		link: 'http://x/files/AAACA1234Q/ABCPE1234F.pdf',
+	};
+	expect(maskPersonalData(json, 'masked')).toEqual({
+		pan: 'AAACA1234Q',
+		llpPan: 'AAFFS1234C',
+		trustPan: 'AAATR1234K',
+		directorPan: 'XXXXXX234F',
+		hufPan: 'XXXXXX234B',
+		link: 'http://x/files/AAACA1234Q/XXXXXX234F.pdf',
+	});
+	expect(isBusinessPan('aaaca1234q')).toBe(true);
+	expect(isBusinessPan('ABCPE1234F')).toBe(false);
+	expect(isBusinessPan('AAACA12345')).toBe(false);
+});
+
 test('date of birth: the year is kept', () => {
 	expect(maskDateOfBirth('1990-05-14')).toBe('1990-XX-XX');
 	expect(maskDateOfBirth('14/05/1990')).toBe('XX/XX/1990');
@@ -159,7 +182,7 @@ test('the input record is not changed', () => {
 	expect(record).toEqual(copy);
 });
 
-test('property: no 12-digit Aadhaar and no PAN survives masking, whatever the key spelling and depth', () => {
+test('property: no 12-digit Aadhaar and no PAN of a person survives masking, whatever the key spelling and depth', () => {
 	const digit = fc.constantFrom(...'0123456789');
 	const letter = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ');
 	const aadhaar = fc.array(digit, { minLength: 12, maxLength: 12 }).map((d) => d.join(''));
@@ -187,7 +210,9 @@ test('property: no 12-digit Aadhaar and no PAN survives masking, whatever the ke
 			const nested = keys.reduceRight<IDataObject>((inner, key) => ({ [key]: inner }), leaf);
 			const text = JSON.stringify(maskPersonalData(nested, 'masked'));
 			expect(text).not.toContain(a);
-			expect(text).not.toContain(p);
+			// a business's PAN (holder type C, F, T, A, B, G, L, J) is no personal data: passed on
+			if ('CFTABGLJ'.includes(p[3])) expect(text).toContain(p);
+			else expect(text).not.toContain(p);
 			expect(JSON.stringify(maskPersonalData(nested, 'full'))).not.toContain(a);
 		}),
 	);

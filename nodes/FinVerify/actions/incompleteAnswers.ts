@@ -29,9 +29,14 @@ export function incompleteAnswersOf(
 	return choice === 'fail' || choice === 'keep' ? choice : 'separateOutput';
 }
 
-/** An output item whose answer is not decision-ready. */
+/**
+ * An output item whose answer is not decision-ready, and not declinable on a known adverse fact either
+ * (a struck-off company whose risk flags are unknown leaves on Complete, `declinable: true`, for the
+ * rule to decline: helpers/normalize/decision.ts).
+ */
 export const isIncomplete = (item: INodeExecutionData) =>
-	(item.json as IDataObject).decisionReady === false;
+	(item.json as IDataObject).decisionReady === false &&
+	(item.json as IDataObject).declinable !== true;
 
 /**
  * Treat as Failed: the error an incomplete answer becomes (code INCOMPLETE_ANSWER), naming what is

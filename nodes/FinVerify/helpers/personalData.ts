@@ -9,7 +9,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
  *
  * - Aadhaar: always masked (all but the last 4 digits), whatever the Personal Data choice.
  * - PAN, mobile and phone numbers, account numbers (and the EPFO UAN), other identity document
- *   numbers: all but the last 4 letters and digits become `X`.
+ *   numbers: all but the last 4 letters and digits become `X`. A business's PAN (a company's, LLP's,
+ *   firm's or trust's: its fourth character) is not personal data and stays as it is.
  * - E-mail: the first character of the local part is kept, the rest of it becomes `X`; the domain is
  *   kept.
  * - Date of birth: the year is kept, the day and month become `X`.
@@ -154,9 +155,23 @@ const PAN_IN_TEXT = /(?<![A-Za-z0-9])[A-Za-z]{5}[0-9]{4}[A-Za-z](?![A-Za-z0-9])/
  * like a PAN field. Its form is distinctive enough to find in any text; other numbers are not.
  */
 export const maskPansInText = (value: string): string =>
-	value.replace(PAN_IN_TEXT, (pan) => maskAllButLast4(pan));
+	value.replace(PAN_IN_TEXT, (pan) => (isBusinessPan(pan) ? pan : maskAllButLast4(pan)));
+
+/**
+ * The PAN holder types that are not a person (the PAN's fourth character): C company, F firm or LLP,
+ * T trust, A association of persons, B body of individuals, G government, L local authority, J
+ * artificial juridical person. Such a PAN is a business identifier, passed on unmasked so the next
+ * lookup can use it; an individual's (P), a family's (H) or any other stays personal data.
+ */
+const BUSINESS_HOLDERS = new Set(['C', 'F', 'T', 'A', 'B', 'G', 'L', 'J']);
+
+/** Whether a value is a PAN of a business holder (a company's, an LLP's, a trust's…). */
+export const isBusinessPan = (value: string): boolean =>
+	/^[A-Za-z]{5}[0-9]{4}[A-Za-z]$/.test(value.trim()) &&
+	BUSINESS_HOLDERS.has(value.trim().charAt(3).toUpperCase());
 
 function maskScalar(kind: PersonalDataKind, value: string): string {
+	if (kind === 'pan' && isBusinessPan(value)) return value;
 	if (kind === 'email') return maskEmail(value);
 	if (kind === 'dateOfBirth') return maskDateOfBirth(value);
 	return maskAllButLast4(value);

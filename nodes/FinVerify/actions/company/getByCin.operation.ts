@@ -20,6 +20,8 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { companyLocatorField, downloadFields, decisionOutputFields } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
+import type { DecideOptions } from '../../helpers/normalize/decision';
+import { decidedRecord, decideOnFields, readDecideOn } from './decideOn';
 
 const CIN_PATTERN = /^[A-Z0-9]{21}$/;
 const LLPIN_PATTERN = /^[A-Z]{3}-[0-9]{4}$/;
@@ -71,6 +73,7 @@ function lookupOnce(
 const properties: INodeProperties[] = [
 	companyLocatorField,
 	...decisionOutputFields,
+	...decideOnFields('company.getByCin'),
 	...downloadFields(
 		'Download Report PDF',
 		"Whether to download the company report PDF (the response's pdf_url) as a binary file. " +
@@ -90,6 +93,8 @@ interface CompanyRequest {
 	simplify: boolean;
 	/** Where the report PDF goes; absent when not downloading (or for an LLP, which has none). */
 	binaryProperty?: string;
+	/** Decide On (version 3, normalized output): the facts the verdict rests on. */
+	decideOn?: DecideOptions;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): CompanyRequest {
@@ -98,10 +103,12 @@ export function read(this: IExecuteFunctions, itemIndex: number): CompanyRequest
 		ctx,
 		this.getNodeParameter('company', itemIndex, '', { extractValue: true }),
 	);
+	const simplify = isNormalizedOutput(this, itemIndex);
 	return {
 		kind,
 		id,
-		simplify: isNormalizedOutput(this, itemIndex),
+		simplify,
+		decideOn: simplify ? readDecideOn(this, 'company.getByCin', itemIndex) : undefined,
 		// an LLP's answer has no report PDF
 		binaryProperty: kind === 'cin' ? downloadProperty.call(this, itemIndex, DOWNLOAD) : undefined,
 	};
@@ -109,7 +116,7 @@ export function read(this: IExecuteFunctions, itemIndex: number): CompanyRequest
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ kind, id, simplify, binaryProperty }: CompanyRequest,
+	{ kind, id, simplify, binaryProperty, decideOn }: CompanyRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
@@ -134,9 +141,16 @@ export async function execute(
 				}),
 	);
 	// items that share one lookup get their own copy of the answer
-	if (kind === 'llpin') return [{ json: simplify ? normalizeLlp(response) : deepCopy(response) }];
+	if (kind === 'llpin')
+		return [
+			{
+				json: simplify
+					? decidedRecord('company.getByCin', normalizeLlp(response), decideOn)
+					: deepCopy(response),
+			},
+		];
 	const summary = normalizeCompany(response);
-	const json = simplify ? summary : deepCopy(response);
+	const json = simplify ? decidedRecord('company.getByCin', summary, decideOn) : deepCopy(response);
 	if (!binaryProperty || !summary.pdfUrl) return [{ json }];
 
 	const file = await downloadFile.call(

@@ -7,6 +7,8 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { decisionOutputFields, panField } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
+import type { DecideOptions } from '../../helpers/normalize/decision';
+import { decidedRecord, decideOnFields, readDecideOn } from './decideOn';
 
 const properties: INodeProperties[] = [
 	{
@@ -16,6 +18,7 @@ const properties: INodeProperties[] = [
 			'and uppercased.',
 	},
 	...decisionOutputFields,
+	...decideOnFields('company.getEntityByPan'),
 ];
 
 const displayOptions = { show: { resource: ['company'], operation: ['getEntityByPan'] } };
@@ -25,19 +28,23 @@ export const description = updateDisplayOptions(displayOptions, properties);
 interface EntityRequest {
 	pan: string;
 	simplify: boolean;
+	/** Decide On (version 3, normalized output). */
+	decideOn?: DecideOptions;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): EntityRequest {
 	const ctx = { node: this.getNode(), itemIndex };
+	const simplify = isNormalizedOutput(this, itemIndex);
 	return {
 		pan: assertPan(ctx, this.getNodeParameter('pan', itemIndex, '')),
-		simplify: isNormalizedOutput(this, itemIndex),
+		simplify,
+		decideOn: simplify ? readDecideOn(this, 'company.getEntityByPan', itemIndex) : undefined,
 	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ pan, simplify }: EntityRequest,
+	{ pan, simplify, decideOn }: EntityRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
@@ -49,5 +56,11 @@ export async function execute(
 		requiredField: ENTITY_REQUIRED,
 		itemIndex,
 	});
-	return [{ json: simplify ? normalizeEntity(response) : response }];
+	return [
+		{
+			json: simplify
+				? decidedRecord('company.getEntityByPan', normalizeEntity(response), decideOn)
+				: response,
+		},
+	];
 }

@@ -7,8 +7,14 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { llpLocatorField, decisionOutputFields } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
+import type { DecideOptions } from '../../helpers/normalize/decision';
+import { decidedRecord, decideOnFields, readDecideOn } from './decideOn';
 
-const properties: INodeProperties[] = [llpLocatorField, ...decisionOutputFields];
+const properties: INodeProperties[] = [
+	llpLocatorField,
+	...decisionOutputFields,
+	...decideOnFields('company.getLlpByLlpin'),
+];
 
 const displayOptions = { show: { resource: ['company'], operation: ['getLlpByLlpin'] } };
 
@@ -17,23 +23,27 @@ export const description = updateDisplayOptions(displayOptions, properties);
 interface LlpRequest {
 	llpin: string;
 	simplify: boolean;
+	/** Decide On (version 3, normalized output). */
+	decideOn?: DecideOptions;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): LlpRequest {
 	const ctx = { node: this.getNode(), itemIndex };
+	const simplify = isNormalizedOutput(this, itemIndex);
 	return {
 		llpin: assertLlpin(
 			ctx,
 			this.getNodeParameter('llp', itemIndex, '', { extractValue: true }),
 			'LLP (LLPIN)',
 		),
-		simplify: isNormalizedOutput(this, itemIndex),
+		simplify,
+		decideOn: simplify ? readDecideOn(this, 'company.getLlpByLlpin', itemIndex) : undefined,
 	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
-	{ llpin, simplify }: LlpRequest,
+	{ llpin, simplify, decideOn }: LlpRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
@@ -45,5 +55,11 @@ export async function execute(
 		requiredField: LLP_REQUIRED,
 		itemIndex,
 	});
-	return [{ json: simplify ? normalizeLlp(response) : response }];
+	return [
+		{
+			json: simplify
+				? decidedRecord('company.getLlpByLlpin', normalizeLlp(response), decideOn)
+				: response,
+		},
+	];
 }

@@ -1,17 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Shape } from './common';
-import {
-	asArray,
-	asObject,
-	first,
-	toBoolean,
-	toIsoDate,
-	toNumber,
-	toUpperText,
-	unwrap,
-} from './common';
+import { asArray, asObject, first, toIsoDate, toNumber, toUpperText, unwrap } from './common';
 import { isObject, toText } from '../../../shared/values';
+import { statusCategory } from './decision';
+import { toAmount } from './grammar';
 import { toStatusText } from './statusText';
 
 /**
@@ -73,6 +66,54 @@ export function parseCin(value: unknown): { listed: boolean | null; state: strin
 	if (!match) return { listed: null, state: null };
 	return { listed: match[1] === 'L', state: CIN_STATES[match[3]] ?? null };
 }
+
+// ---------------------------------------------------------------- the registry's grammar
+
+/**
+ * What the registry may send for each fact a decision rests on (docs/output.md, "The registry's
+ * grammar"). A value outside it is unknown (null), never read as the clean value.
+ */
+
+/**
+ * A registry status in the documented case, when it is a word of the registry's vocabulary (Active,
+ * Strike Off, Struck Off, Under Process of Striking Off, Defunct, Dissolved, Amalgamated, Under CIRP,
+ * Under Liquidation, Dormant…; `decision.ts` statusCategory); null when missing, not a word, or a word
+ * the registry does not use.
+ */
+export function registryStatus(value: unknown): string | null {
+	const text = toStatusText(value);
+	return text !== null && statusCategory(text) !== null ? text : null;
+}
+
+const YES = new Set(['true', 'y', 'yes']);
+const NO = new Set(['false', 'n', 'no']);
+
+/**
+ * A risk flag: a boolean, or `Y`/`N`, `Yes`/`No`, `"true"`/`"false"` in any case; anything else (a
+ * number, a date, another word) is unknown.
+ */
+export function registryFlag(value: unknown): boolean | null {
+	if (typeof value === 'boolean') return value;
+	if (typeof value !== 'string') return null;
+	const word = value.trim().toLowerCase();
+	return YES.has(word) ? true : NO.has(word) ? false : null;
+}
+
+/**
+ * A date of incorporation (or registration): a real calendar date, not after today; else unknown
+ * (`2019-02-30`, a date in the future).
+ */
+export function registryDate(value: unknown, today: Date = new Date()): string | null {
+	const iso = toIsoDate(value);
+	if (iso === null) return null;
+	const [year, month, day] = iso.split('-').map(Number);
+	const date = new Date(Date.UTC(year, month - 1, day));
+	if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+	return iso <= today.toISOString().slice(0, 10) ? iso : null;
+}
+
+/** Capital or a contribution: a non-negative amount within the shared range (grammar.ts). */
+const registryAmount = (value: unknown): number | null => toAmount(value);
 
 // ---------------------------------------------------------------- autocomplete
 
@@ -144,7 +185,7 @@ export function normalizeAutocomplete(body: unknown): AutocompleteEntry[] {
 			identifier: isLlp ? llpin : cin,
 			cin,
 			llpin,
-			status: toStatusText(entry.status),
+			status: registryStatus(entry.status),
 			state: toText(first(entry.state, isLlp ? null : parseCin(cin).state)),
 		};
 	});
@@ -158,19 +199,34 @@ export interface Person extends IDataObject {
 	din: string | null;
 	appointedOn: string | null;
 	ceasedOn: string | null;
+	/**
+	 * Whether the person holds the designation now: true when the answer states no cessation (null) or
+	 * one after today, false when one on or before today; null when the answer does not say (no
+	 * cessation field, or one that is not a date).
+	 */
+	current: boolean | null;
 }
 
-function people(list: unknown): Person[] {
+function people(list: unknown, today: Date = new Date()): Person[] {
 	return asArray(list).map((raw) => {
 		const p = asObject(raw);
+		const ceasedOn = toIsoDate(p.date_of_cessation);
+		const stated = 'date_of_cessation' in p;
 		return {
 			name: toText(p.name),
 			designation: toText(p.designation),
 			din: toText(p.din),
-			appointedOn: toIsoDate(
+			appointedOn: registryDate(
 				first(p.date_of_appointment_for_current_designation, p.date_of_appointment),
+				today,
 			),
-			ceasedOn: toIsoDate(p.date_of_cessation),
+			ceasedOn,
+			current:
+				ceasedOn !== null
+					? ceasedOn > today.toISOString().slice(0, 10)
+					: stated && p.date_of_cessation === null
+						? true
+						: null,
 		};
 	});
 }
@@ -207,10 +263,10 @@ export interface RiskFlags extends IDataObject {
 
 function riskFlags(indicators: IDataObject): RiskFlags {
 	return {
-		pendingCases: toBoolean(indicators.pending_cases_filed_against_this_corporate),
-		bureauDefaults: toBoolean(indicators.bureau_defaults),
-		gstFilingDelay: toBoolean(indicators.gst_filing_delay),
-		epfPaymentDelay: toBoolean(indicators.epf_payment_delay),
+		pendingCases: registryFlag(indicators.pending_cases_filed_against_this_corporate),
+		bureauDefaults: registryFlag(indicators.bureau_defaults),
+		gstFilingDelay: registryFlag(indicators.gst_filing_delay),
+		epfPaymentDelay: registryFlag(indicators.epf_payment_delay),
 	};
 }
 
@@ -479,7 +535,8 @@ export interface CompanySummary extends RegistryInsights {
 	pan: string | null;
 	/** Link to the company report PDF (sample shape only). */
 	pdfUrl: string | null;
-	directors: Person[];
+	/** The authorised signatories (directors); null when the answer's layout lists none (reference). */
+	directors: Person[] | null;
 }
 
 /**
@@ -498,21 +555,21 @@ export function normalizeCompany(body: unknown): CompanySummary {
 			shape: 'sample',
 			cin,
 			name: toText(first(company.legal_name, result.legal_name)),
-			status: toStatusText(first(company.status, company.company_status, result.status)),
+			status: registryStatus(first(company.status, company.company_status, result.status)),
 			companyType: companyTypeOf(classOfCompany, toText(company.company_category)),
 			companyCategory: toText(company.company_category),
 			companySubCategory: toText(company.company_sub_category),
 			classOfCompany,
 			listed: fromCin.listed,
-			dateOfIncorporation: toIsoDate(company.date_of_incorporation),
+			dateOfIncorporation: registryDate(company.date_of_incorporation),
 			registeredAddress: toText(
 				first(company.registered_office_address, company.registered_address),
 			),
 			state: toText(first(company.state, result.state, fromCin.state)),
 			rocCode: toText(first(company.roc_code, result.roc_code)),
 			registrationNumber: toText(company.registration_number),
-			authorisedCapital: toNumber(company.authorised_capital),
-			paidUpCapital: toNumber(company.paid_up_capital),
+			authorisedCapital: registryAmount(company.authorised_capital),
+			paidUpCapital: registryAmount(company.paid_up_capital),
 			numberOfMembers: toNumber(company.number_of_members),
 			email: emailOf(company, result),
 			pan: toUpperText(first(company.pan, result.pan)),
@@ -528,24 +585,24 @@ export function normalizeCompany(body: unknown): CompanySummary {
 		shape: 'reference',
 		cin,
 		name: toText(data.company_name),
-		status: toStatusText(data.status),
+		status: registryStatus(data.status),
 		companyType,
 		companyCategory: null,
 		companySubCategory: null,
 		classOfCompany: classOf(companyType),
 		listed: fromCin.listed,
-		dateOfIncorporation: toIsoDate(data.date_of_incorporation),
+		dateOfIncorporation: registryDate(data.date_of_incorporation),
 		registeredAddress: toText(data.registered_address),
 		state: toText(first(data.state, fromCin.state)),
 		rocCode: toText(data.roc_code),
 		registrationNumber: cin ? cin.slice(-6) : null,
-		authorisedCapital: toNumber(data.authorised_capital),
-		paidUpCapital: toNumber(data.paid_up_capital),
+		authorisedCapital: registryAmount(data.authorised_capital),
+		paidUpCapital: registryAmount(data.paid_up_capital),
 		numberOfMembers: null,
 		email: toText(data.email),
 		pan: toUpperText(data.pan),
 		pdfUrl: toText(data.pdf_url),
-		directors: [],
+		directors: null,
 		...NO_INSIGHTS,
 	};
 }
@@ -625,8 +682,8 @@ export interface LlpSummary extends RegistryInsights {
 	totalObligationOfContribution: number | null;
 	email: string | null;
 	pan: string | null;
-	/** Designated partners and other signatories. */
-	partners: Person[];
+	/** Designated partners and other signatories; null when the layout lists none (reference). */
+	partners: Person[] | null;
 	gstRegistrations: GstRegistration[];
 	openChargeCount: number | null;
 	/** The charges on the LLP's assets, newest listing order kept; null when the answer does not say. */
@@ -654,8 +711,8 @@ export function normalizeLlp(body: unknown): LlpSummary {
 			shape: 'sample',
 			llpin: toUpperText(first(company.llpin, data.llpin, result.llpin)),
 			name: toText(first(company.legal_name, company.llp_name, result.legal_name)),
-			status: toStatusText(first(company.status, company.llp_status, result.status)),
-			dateOfIncorporation: toIsoDate(company.date_of_incorporation),
+			status: registryStatus(first(company.status, company.llp_status, result.status)),
+			dateOfIncorporation: registryDate(company.date_of_incorporation),
 			registeredAddress: toText(
 				first(company.registered_office_address, company.registered_address),
 			),
@@ -663,7 +720,7 @@ export function normalizeLlp(body: unknown): LlpSummary {
 				first(company.state, result.state, asObject(asArray(result.gst_details)[0]).state),
 			),
 			rocCode: toText(first(company.roc_code, result.roc_code)),
-			totalObligationOfContribution: toNumber(
+			totalObligationOfContribution: registryAmount(
 				first(company.total_obligation_of_contribution, result.total_obligation_of_contribution),
 			),
 			email: emailOf(company, result),
@@ -693,15 +750,15 @@ export function normalizeLlp(body: unknown): LlpSummary {
 		shape: 'reference',
 		llpin: toUpperText(data.llpin),
 		name: toText(first(data.llp_name, data.name)),
-		status: toStatusText(data.status),
-		dateOfIncorporation: toIsoDate(data.date_of_incorporation),
+		status: registryStatus(data.status),
+		dateOfIncorporation: registryDate(data.date_of_incorporation),
 		registeredAddress: toText(data.registered_address),
 		state: toText(data.state),
 		rocCode: toText(data.roc_code),
-		totalObligationOfContribution: toNumber(data.total_obligation_of_contribution),
+		totalObligationOfContribution: registryAmount(data.total_obligation_of_contribution),
 		email: toText(data.email),
 		pan: toUpperText(data.pan),
-		partners: [],
+		partners: null,
 		gstRegistrations: [],
 		openChargeCount: null,
 		openCharges: null,
@@ -764,7 +821,8 @@ export interface EntitySummary extends IDataObject {
 	tdsFilingTimeliness: string | null;
 	gstRegistrations: GstRegistration[];
 	itrFilings: ItrFilingSummary[];
-	directors: Person[];
+	/** Null when the layout lists none (reference). */
+	directors: Person[] | null;
 }
 
 /** PAN lookup, either shape, to one stable object. */
@@ -784,10 +842,10 @@ export function normalizeEntity(body: unknown): EntitySummary {
 			pan: toUpperText(first(result.pan, data.pan)),
 			name: toText(first(result.legal_name, company.legal_name)),
 			entityType,
-			status: toStatusText(result.status),
+			status: registryStatus(result.status),
 			cin,
 			llpin: toUpperText(first(result.llpin, isLlp ? rawCin : null)),
-			dateOfIncorporation: toIsoDate(
+			dateOfIncorporation: registryDate(
 				first(company.date_of_incorporation, result.date_of_registration),
 			),
 			registeredAddress: toText(
@@ -798,12 +856,12 @@ export function normalizeEntity(body: unknown): EntitySummary {
 			),
 			companyCategory: toText(company.company_category),
 			classOfCompany: toText(company.class_of_company),
-			authorisedCapital: toNumber(company.authorised_capital),
-			paidUpCapital: toNumber(company.paid_up_capital),
+			authorisedCapital: registryAmount(company.authorised_capital),
+			paidUpCapital: registryAmount(company.paid_up_capital),
 			profit: toNumber(indicators.profit),
-			bureauDefaults: toBoolean(indicators.bureau_defaults),
-			gstFilingDelay: toBoolean(indicators.gst_filing_delay),
-			tdsDefaults: toBoolean(tds.tds_defaults),
+			bureauDefaults: registryFlag(indicators.bureau_defaults),
+			gstFilingDelay: registryFlag(indicators.gst_filing_delay),
+			tdsDefaults: registryFlag(tds.tds_defaults),
 			lastTdsFilingDate: toIsoDate(tds.last_tds_filing_date),
 			tdsFilingTimeliness: toText(tds.filing_timeliness),
 			gstRegistrations: gstRegistrations(result.gst_details),
@@ -825,10 +883,10 @@ export function normalizeEntity(body: unknown): EntitySummary {
 		pan: toUpperText(data.pan),
 		name: toText(first(data.entity_name, data.name)),
 		entityType: entityTypeOf(data.entity_type),
-		status: toStatusText(data.status),
+		status: registryStatus(data.status),
 		cin,
 		llpin: toUpperText(data.llpin),
-		dateOfIncorporation: toIsoDate(data.date_of_incorporation),
+		dateOfIncorporation: registryDate(data.date_of_incorporation),
 		registeredAddress: toText(data.registered_address),
 		state: toText(first(data.state, parseCin(cin).state)),
 		companyCategory: null,
@@ -843,7 +901,7 @@ export function normalizeEntity(body: unknown): EntitySummary {
 		tdsFilingTimeliness: null,
 		gstRegistrations: [],
 		itrFilings: [],
-		directors: [],
+		directors: null,
 	};
 }
 

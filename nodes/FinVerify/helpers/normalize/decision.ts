@@ -24,7 +24,18 @@ export interface DecisionVerdict extends IDataObject {
 	incomplete: string[];
 }
 
-type Decide = (record: IDataObject) => { incomplete: string[]; aggregates: IDataObject };
+/**
+ * What a builder's policy says the decision rests on (*Decide On*, version 3's company operations);
+ * absent: the operation's full set.
+ */
+export interface DecideOptions {
+	decideOn?: readonly string[];
+}
+
+type Decide = (
+	record: IDataObject,
+	options?: DecideOptions,
+) => { incomplete: string[]; aggregates: IDataObject };
 
 const BUREAU_NAMES: Record<string, string> = {
 	cibil: 'CIBIL',
@@ -169,6 +180,11 @@ export type StatusCategory =
 	| 'converted'
 	| 'other';
 
+/**
+ * The registry's status vocabulary (company, LLP and entity statuses, in either layout and any case or
+ * spelling), grouped. A status that matches none of these is outside the grammar: unknown, like a
+ * missing one (docs/output.md, "The registry's grammar").
+ */
 const STATUS_GROUPS: Array<[RegExp, StatusCategory]> = [
 	[/^active$/, 'active'],
 	[/strik|struck|defunct/, 'struckOff'],
@@ -176,21 +192,61 @@ const STATUS_GROUPS: Array<[RegExp, StatusCategory]> = [
 	[/dormant/, 'dormant'],
 	[/amalgamat|merged/, 'amalgamated'],
 	[/convert/, 'converted'],
+	// statuses of the registry that are none of the above (and never plainly active)
+	[/^(active in progress|not available for e ?filing|inactive|under process|captured)$/, 'other'],
 ];
 
 /**
  * The group of a registry status ("Strike Off", "STRUCK_OFF", "Under Process of Striking Off" and
- * an LLP's "Defunct" are all `struckOff`); null when the status is unknown.
+ * an LLP's "Defunct" are all `struckOff`); null when the status is unknown: missing, not a word, or a
+ * word outside the registry's vocabulary.
  */
 export function statusCategory(status: unknown): StatusCategory | null {
-	if (typeof status !== 'string' || status.trim() === '') return null;
+	if (typeof status !== 'string' || !/\p{L}/u.test(status)) return null;
 	const words = status
 		.toLowerCase()
 		.replace(/[\s_-]+/g, ' ')
 		.trim();
 	for (const [pattern, category] of STATUS_GROUPS) if (pattern.test(words)) return category;
-	return 'other';
+	return null;
 }
+
+/** Statuses that decline on their own: the company no longer exists, or is being wound up. */
+const DECLINING: ReadonlySet<StatusCategory> = new Set(['struckOff', 'liquidation']);
+
+/**
+ * The facts a lender's policy may decide a company, LLP or entity on (*Decide On*, version 3). `age`
+ * is the date of incorporation; the others are the registry's risk flags.
+ */
+export type RegistryFact =
+	| 'status'
+	| 'age'
+	| 'pendingCases'
+	| 'bureauDefaults'
+	| 'gstFilingDelay'
+	| 'epfPaymentDelay'
+	| 'tdsDefaults';
+
+/** The full set per operation: what *Decide On* means by default (the safe choice). */
+export const REGISTRY_FACTS: Record<string, RegistryFact[]> = {
+	'company.getByCin': [
+		'status',
+		'age',
+		'pendingCases',
+		'bureauDefaults',
+		'gstFilingDelay',
+		'epfPaymentDelay',
+	],
+	'company.getLlpByLlpin': [
+		'status',
+		'age',
+		'pendingCases',
+		'bureauDefaults',
+		'gstFilingDelay',
+		'epfPaymentDelay',
+	],
+	'company.getEntityByPan': ['status', 'age', 'bureauDefaults', 'gstFilingDelay', 'tdsDefaults'],
+};
 
 const RISK_FLAG_NAMES: Record<string, string> = {
 	pendingCases: 'pending cases',
@@ -200,32 +256,75 @@ const RISK_FLAG_NAMES: Record<string, string> = {
 	tdsDefaults: 'TDS defaults',
 };
 
+/**
+ * The facts one answer is decided on: the policy's, in the operation's order, never fewer than
+ * chosen (a fact the operation does not know is ignored; nothing left is the full set).
+ */
+function chosenFacts(operation: string, decideOn: readonly string[] | undefined): RegistryFact[] {
+	const all = REGISTRY_FACTS[operation] ?? [];
+	if (!decideOn) return all;
+	const chosen = all.filter((fact) => decideOn.includes(fact));
+	return chosen.length > 0 ? chosen : all;
+}
+
+/**
+ * A company, an LLP or an entity (Get by CIN, Get LLP by LLPIN, Get Entity by PAN), over the facts its
+ * policy chose:
+ * - `decisionReady`: every chosen fact known (a status outside the registry's vocabulary is unknown);
+ * - `declinable`: the status is chosen and known to decline on its own (struck off, defunct,
+ *   dissolved, in liquidation or insolvency), whatever else is unknown; null when the chosen status is
+ *   unknown, false when the status is not chosen: the answer leaves on Complete
+ *   with `decisionReady` false when other facts are unknown, so a rule declines it on `declinable`
+ *   while a rule that tests `decisionReady is true` never sees it as ready;
+ * - `adverse`: the chosen facts that are known and not clean (a status other than Active, a risk flag
+ *   that is true), in words; null unless the answer is ready or declinable (an empty list is "clean");
+ * - `decidedOn`: the chosen facts.
+ */
+function registryDecider(operation: string): Decide {
+	return (record, options) => {
+		const facts = chosenFacts(operation, options?.decideOn);
+		const flags = operation === 'company.getEntityByPan' ? record : asObject(record.riskFlags);
+		const category = statusCategory(record.status);
+		const incomplete: string[] = [];
+		const adverse: string[] = [];
+		if (facts.includes('status')) {
+			if (category === null)
+				incomplete.push(
+					isNull(record.status)
+						? 'status unknown'
+						: `status unknown ("${String(record.status)}" is not a registry status)`,
+				);
+			else if (category !== 'active') adverse.push(`status: ${String(record.status)}`);
+		}
+		if (facts.includes('age') && isNull(record.dateOfIncorporation))
+			incomplete.push('date of incorporation unknown');
+		const flagNames = facts.filter((fact) => fact in RISK_FLAG_NAMES);
+		incomplete.push(...flagGaps(flags, flagNames, 'risk flags'));
+		for (const name of flagNames) if (flags[name] === true) adverse.push(RISK_FLAG_NAMES[name]);
+		// null when the status is chosen but unknown (it might decline), false when not chosen
+		const declinable = !facts.includes('status')
+			? false
+			: category === null
+				? null
+				: DECLINING.has(category);
+		return {
+			incomplete,
+			aggregates: {
+				declinable,
+				adverse: incomplete.length === 0 || declinable === true ? adverse : null,
+				decidedOn: facts,
+				statusCategory: category,
+			},
+		};
+	};
+}
+
 function flagGaps(flags: IDataObject, names: string[], what: string): string[] {
 	const unknown = names.filter((name) => isNull(flags[name]));
 	return unknown.length === 0
 		? []
 		: [`${what} unknown: ${unknown.map((n) => RISK_FLAG_NAMES[n] ?? n).join(', ')}`];
 }
-
-/** A company or an LLP record (Get by CIN, Get LLP by LLPIN). */
-const registryRecord: Decide = (record) => {
-	const incomplete: string[] = [];
-	if (isNull(record.status)) incomplete.push('status unknown');
-	if (isNull(record.dateOfIncorporation)) incomplete.push('date of incorporation unknown');
-	incomplete.push(
-		...flagGaps(asObject(record.riskFlags), Object.keys(RISK_FLAG_NAMES).slice(0, 4), 'risk flags'),
-	);
-	return { incomplete, aggregates: { statusCategory: statusCategory(record.status) } };
-};
-
-const entity: Decide = (record) => {
-	const incomplete: string[] = [];
-	if (isNull(record.status)) incomplete.push('status unknown');
-	incomplete.push(
-		...flagGaps(record, ['bureauDefaults', 'gstFilingDelay', 'tdsDefaults'], 'risk flags'),
-	);
-	return { incomplete, aggregates: { statusCategory: statusCategory(record.status) } };
-};
 
 const itrData: Decide = (record) => {
 	const incomplete: string[] = [];
@@ -290,9 +389,9 @@ const analysis: Decide = (record) => {
 
 const DECIDERS: Record<string, Decide> = {
 	'creditReport.getMultiBureauReport': multiBureau,
-	'company.getByCin': registryRecord,
-	'company.getLlpByLlpin': registryRecord,
-	'company.getEntityByPan': entity,
+	'company.getByCin': registryDecider('company.getByCin'),
+	'company.getLlpByLlpin': registryDecider('company.getLlpByLlpin'),
+	'company.getEntityByPan': registryDecider('company.getEntityByPan'),
 	'employment.getEpfoRecord': epfoRecord,
 	'employment.getEpfoRecordWithCredit': epfoWithCredit,
 	'incomeTaxReturn.getData': itrData,
@@ -305,10 +404,14 @@ export const DECISION_OPERATIONS = Object.keys(DECIDERS);
 export const hasDecision = (operation: string): boolean => operation in DECIDERS;
 
 /** The verdict and aggregates of one Normalized record of `operation`. */
-export function decide(operation: string, record: IDataObject): DecisionVerdict & IDataObject {
+export function decide(
+	operation: string,
+	record: IDataObject,
+	options?: DecideOptions,
+): DecisionVerdict & IDataObject {
 	const decider = DECIDERS[operation];
 	if (!decider) return { decisionReady: true, incomplete: [] };
-	const { incomplete, aggregates } = decider(record);
+	const { incomplete, aggregates } = decider(record, options);
 	return { decisionReady: incomplete.length === 0, incomplete, ...aggregates };
 }
 
@@ -316,10 +419,14 @@ export function decide(operation: string, record: IDataObject): DecisionVerdict 
  * A Normalized record with its verdict: `decisionReady` and `incomplete` lead, the aggregates follow
  * them (an aggregate the record already names, such as a per-bureau figure, is not overwritten).
  */
-export function withDecision(operation: string, record: IDataObject): IDataObject {
+export function withDecision(
+	operation: string,
+	record: IDataObject,
+	options?: DecideOptions,
+): IDataObject {
 	// split items carry the verdict of their whole answer already
 	if (!hasDecision(operation) || 'decisionReady' in record) return record;
-	const verdict = decide(operation, record);
+	const verdict = decide(operation, record, options);
 	const { decisionReady, incomplete, ...aggregates } = verdict;
 	const out: IDataObject = { decisionReady, incomplete };
 	for (const [key, value] of Object.entries(aggregates)) if (!(key in record)) out[key] = value;

@@ -217,8 +217,15 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
  */
 const VERDICT = ['decisionReady', 'incomplete'];
 
+/**
+ * The company operations' verdict also says what the lender's policy (*Decide On*) decided on, whether
+ * a known adverse status declines on its own, and the adverse facts: part of the verdict, not of the
+ * 10 facts that follow it.
+ */
+const REGISTRY_VERDICT = [...VERDICT, 'declinable', 'adverse', 'decidedOn'];
+
 const V3_COMPANY_VIEW = same(
-	...VERDICT,
+	...REGISTRY_VERDICT,
 	'status',
 	'statusCategory',
 	'riskFlags',
@@ -230,7 +237,7 @@ const V3_COMPANY_VIEW = same(
 );
 
 const V3_LLP_VIEW = same(
-	...VERDICT,
+	...REGISTRY_VERDICT,
 	'status',
 	'statusCategory',
 	'riskFlags',
@@ -271,7 +278,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'company.getByCin': (json) => ('cin' in json ? V3_COMPANY_VIEW : V3_LLP_VIEW),
 	'company.getLlpByLlpin': V3_LLP_VIEW,
 	'company.getEntityByPan': same(
-		...VERDICT,
+		...REGISTRY_VERDICT,
 		'status',
 		'statusCategory',
 		'bureauDefaults',

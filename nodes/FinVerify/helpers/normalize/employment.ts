@@ -514,7 +514,9 @@ type TotalName =
 function accountTotals(
 	accounts: CreditAccount[] | null,
 	hasSummary: boolean,
-	declared: Record<TotalName, number | null>,
+	declared: Record<Exclude<TotalName, 'overdueAmount'>, number | null> & {
+		overdueAmount: number | null | undefined;
+	},
 ): Pick<
 	CreditSummary,
 	| 'totalAccounts'
@@ -563,8 +565,13 @@ function accountTotals(
 		overdueAccounts: pick('overdue'),
 		totalOutstanding: pick('outstanding'),
 		totalSanctioned: pick('sanctioned'),
+		// the overdue amount as declared (null: declared but out of range), else the accounts' sum
 		totalOverdue:
-			declared.overdueAmount ?? (unknownList ? null : sumAll(listed.map((a) => a.overdueAmount))),
+			declared.overdueAmount !== undefined
+				? declared.overdueAmount
+				: unknownList
+					? null
+					: sumAll(listed.map((a) => a.overdueAmount)),
 	};
 }
 
@@ -636,6 +643,9 @@ function dpdHistoryLines(value: unknown): string[] | null {
 	const text = toText(value);
 	return text === null ? null : text.split(';');
 }
+
+/** Whether a figure was sent at all (a blank or null is not). */
+const sent = (value: unknown): boolean => first(value) !== null;
 
 /** A report that lists no account states no class: `none`, not unknown. */
 const withoutAccounts = (summary: CreditSummary): CreditSummary =>
@@ -711,7 +721,7 @@ function referenceCredit(crif: IDataObject): CreditSummary {
 				overdue: toCount(crif.overdue_accounts),
 				outstanding: toAmount(crif.total_outstanding),
 				sanctioned: toAmount(crif.total_sanctioned),
-				overdueAmount: toAmount(crif.total_overdue),
+				overdueAmount: sent(crif.total_overdue) ? toAmount(crif.total_overdue) : undefined,
 			},
 		),
 		...facts,
@@ -784,7 +794,9 @@ function sampleCredit(part: IDataObject): CreditSummary {
 				'TOTAL-DISBURSED-AMT',
 				'PRIMARY-DISBURSED-AMOUNT',
 			),
-			overdueAmount: summary('TOTAL-AMT-OVERDUE', 'PRIMARY-OVERDUE-AMOUNT'),
+			overdueAmount: sent(first(primary['TOTAL-AMT-OVERDUE'], primary['PRIMARY-OVERDUE-AMOUNT']))
+				? summary('TOTAL-AMT-OVERDUE', 'PRIMARY-OVERDUE-AMOUNT')
+				: undefined,
 		}),
 		...knownHistoryFacts(loans === null ? [null] : loans.map(accountHistory)),
 		enquiriesLast30Days: toCount(derived['INQUIRIES-IN-LAST-30-DAYS']),

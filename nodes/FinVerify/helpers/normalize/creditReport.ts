@@ -15,7 +15,6 @@ import {
 	readScore,
 	toBoolean,
 	toLowerText,
-	toNumber,
 	toStatusWord,
 	toUpperText,
 	unwrap,

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject, toText } from '../../../shared/values';
-import { distinctEntries } from './grammar';
 
 /**
  * Small pure helpers shared by the per-area normalizers. The service documents two response shapes
@@ -408,12 +407,14 @@ function readMonthEntries(
 	if (readings.some((r) => r.reading === null)) return null;
 	let ordered = readings;
 	if (readings.length > 0 && readings.every((r) => r.month !== null)) {
-		const distinct = distinctEntries(
-			readings,
-			(r) => r.month,
-			(a, b) => sameReading(a.reading, b.reading),
-		).entries;
-		if (distinct === null) return null;
+		// a month once (grammar.ts's distinctEntries, by month; kept here: grammar.ts reads this file)
+		const byMonth = new Map<string, (typeof readings)[number]>();
+		for (const r of readings) {
+			const seen = byMonth.get(r.month as string);
+			if (seen === undefined) byMonth.set(r.month as string, r);
+			else if (!sameReading(seen.reading, r.reading)) return null;
+		}
+		const distinct = [...byMonth.values()];
 		ordered = [...distinct].sort((a, b) => (b.month as string).localeCompare(a.month as string));
 	}
 	return ordered

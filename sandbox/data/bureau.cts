@@ -1,5 +1,5 @@
 import { escapeHtml } from '../pages/html.cjs';
-import { ANCHOR, addDays, addMonths, iso, ddmmyyyy } from './dates.cjs';
+import { ANCHOR, addDays, iso, ddmmyyyy } from './dates.cjs';
 import { digits } from './ids.cjs';
 import {
 	dpdString,
@@ -145,9 +145,13 @@ export function multiBureauSample(input: MultiBureauInput, reportLink: (bureau: 
 	};
 }
 
-/** Month `m` months before the anchor, formatted as `MM`, `YYYY` or `MM-YY`. */
+/**
+ * Month `m` months before the anchor's month, formatted as `MM`, `YYYY` or `MM-YY`. Counted from the
+ * month's first day: from 31 March, a month back is February (not 3 March), so no history lists a
+ * month twice.
+ */
 function monthsAgo(m: number, format: 'MM' | 'YYYY' | 'MM-YY'): string {
-	const d = addMonths(ANCHOR, -m);
+	const d = new Date(Date.UTC(ANCHOR.getUTCFullYear(), ANCHOR.getUTCMonth() - m, 1));
 	const mm = String(d.getUTCMonth() + 1).padStart(2, '0');
 	const yyyy = String(d.getUTCFullYear());
 	return format === 'MM' ? mm : format === 'YYYY' ? yyyy : `${mm}-${yyyy.slice(2)}`;

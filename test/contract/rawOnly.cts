@@ -36,11 +36,6 @@ export const RAW_ONLY: Record<string, RawOnly[]> = {
 			reason:
 				'Enquiry list: counted in enquiryCount; the list comes with Include Full Bureau Reports.',
 		},
-		{
-			path: 'data.*.report.payment_history[].account_number',
-			reason:
-				'Masked account number of a history line; the history itself is read (maxDaysPastDue).',
-		},
 	],
 	MultiBureauSample: [
 		...ENVELOPE,
@@ -206,10 +201,6 @@ export const RAW_ONLY: Record<string, RawOnly[]> = {
 		{
 			path: 'data.credit_report.credit_report.SECONDARY-MATCHES',
 			reason: 'Other bureau records that might be this person.',
-		},
-		{
-			path: 'data.credit_report.credit_report.ACCOUNTS-SUMMARY.SECONDARY-ACCOUNTS-SUMMARY',
-			reason: 'Summary of the secondary (guarantor / joint) accounts.',
 		},
 		{
 			path: 'data.credit_report.credit_report.EMPLOYMENT-DETAILS',

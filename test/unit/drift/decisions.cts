@@ -86,7 +86,14 @@ function each(
 	return out;
 }
 
-const BUREAU_FIELDS = ['score', 'scoreKind', 'maxDaysPastDue', 'delinquentMonths', 'accountCount'];
+const BUREAU_FIELDS = [
+	'score',
+	'scoreKind',
+	'maxDaysPastDue',
+	'delinquentMonths',
+	'worstAssetClass',
+	'accountCount',
+];
 
 /** The registry's counts and the latest year's figures (a null entry must not shift or shrink them). */
 const REGISTRY_FIELDS = [
@@ -131,6 +138,7 @@ const CREDIT_FIELDS = [
 	'scoreKind',
 	'maxDaysPastDue',
 	'delinquentMonths',
+	'worstAssetClass',
 	'totalAccounts',
 	'activeAccounts',
 	'overdueAccounts',
@@ -191,7 +199,11 @@ export const DECISIONS: Record<string, DecisionTable> = {
 	'employment.getEpfoRecordWithCredit': {
 		fields: (n) => ({
 			...pick(get(n, 'credit'), CREDIT_FIELDS, 'credit.'),
-			...each(get(n, 'credit.accounts'), 'credit.accounts', ['maxDaysPastDue', 'status']),
+			...each(get(n, 'credit.accounts'), 'credit.accounts', [
+				'maxDaysPastDue',
+				'worstAssetClass',
+				'status',
+			]),
 			...pick(
 				get(n, 'employment'),
 				['currentEmployer', 'totalTenureMonths', 'employerCount'],

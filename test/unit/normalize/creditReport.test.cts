@@ -60,7 +60,7 @@ const sample = {
 						CIRReportDataLst: [
 							{
 								CIRReportData: {
-									RetailAccountDetails: [{}, {}, {}],
+									RetailAccountDetails: [{ seq: '1' }, { seq: '2' }, { seq: '3' }],
 									ScoreDetails: [{ Value: '755' }],
 									EnquirySummary: { Total: '2' },
 								},
@@ -81,7 +81,7 @@ const sample = {
 				credit_score: '690',
 				credit_report: {
 					CreditProfileHeader: {},
-					CAIS_Account: { CAIS_Account_DETAILS: [{}, {}] },
+					CAIS_Account: { CAIS_Account_DETAILS: [{ Account_Type: '05' }, { Account_Type: '10' }] },
 				},
 			},
 		},
@@ -113,6 +113,7 @@ describe('normalizeMultiBureau', () => {
 			// the report lists accounts but no payment history: unknown, and said so
 			maxDaysPastDue: null,
 			delinquentMonths: null,
+			worstAssetClass: null,
 			lengthOfHistoryMonths: null,
 			missing: ['paymentHistory'],
 		});
@@ -304,7 +305,13 @@ describe('sample-shape bureau report layouts', () => {
 	it('reads CIBIL accounts, enquiries and a zero-padded score', () => {
 		const out = normalizeMultiBureau(
 			entry({
-				consumerCreditData: [{ scores: [{ score: '00742' }], accounts: [{}, {}], enquiries: [{}] }],
+				consumerCreditData: [
+					{
+						scores: [{ score: '00742' }],
+						accounts: [{ index: 'T001' }, { index: 'T002' }],
+						enquiries: [{}],
+					},
+				],
 			}),
 		).bureaus[0];
 		expect(out).toMatchObject({ score: 742, accountCount: 2, enquiryCount: 1 });
@@ -313,7 +320,16 @@ describe('sample-shape bureau report layouts', () => {
 	it('reads the Experian score and CRIF responses (array or single object)', () => {
 		expect(normalizeMultiBureau(entry({ SCORE: { BureauScore: 701 } })).bureaus[0].score).toBe(701);
 		const crif = normalizeMultiBureau(
-			entry({ SCORE: { 'SCORE-VALUE': '688' }, RESPONSES: { RESPONSE: [{}, {}, {}] } }),
+			entry({
+				SCORE: { 'SCORE-VALUE': '688' },
+				RESPONSES: {
+					RESPONSE: [
+						{ 'LOAN-DETAILS': { 'ACCT-TYPE': 'Personal Loan' } },
+						{ 'LOAN-DETAILS': { 'ACCT-TYPE': 'Credit Card' } },
+						{},
+					],
+				},
+			}),
 		).bureaus[0];
 		expect(crif).toMatchObject({ score: 688, accountCount: 3 });
 		expect(

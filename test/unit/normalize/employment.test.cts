@@ -386,8 +386,9 @@ describe('normalizeEpfoCredit', () => {
 			score: 742,
 			scoreVersion: 'PERFORM CONSUMER 2.2',
 			reportDate: '2025-03-31',
-			totalAccounts: 3,
-			activeAccounts: 2,
+			// the summary declares 3 accounts (2 active) and lists 2 (1 active): contradictions are unknown
+			totalAccounts: null,
+			activeAccounts: null,
 			closedAccounts: 1,
 			overdueAccounts: 1,
 			totalOutstanding: 450000,
@@ -412,6 +413,7 @@ describe('normalizeEpfoCredit', () => {
 			// two accounts: the account's 12-month history is unknown, not clean (issue 33)
 			paymentHistory: null,
 			maxDaysPastDue: null,
+			worstAssetClass: null,
 		});
 	});
 
@@ -439,9 +441,10 @@ describe('normalizeEpfoCredit', () => {
 				scoreVersion: '2.2',
 				reportDate: '2025-03-31',
 				reportId: 'CHM1',
-				totalAccounts: 3,
-				activeAccounts: 2,
-				closedAccounts: 1,
+				// the summary declares 3 accounts (2 active), the report lists 1: unknown
+				totalAccounts: null,
+				activeAccounts: null,
+				closedAccounts: null,
 				totalOutstanding: 450000,
 				totalOverdue: 2500,
 				enquiriesLast6Months: 2,

@@ -632,7 +632,7 @@ describe('Employment → EPFO with Credit Report: the same loan gives the same d
 	];
 	const sampleLayouts: Array<[string, unknown]> = [
 		['CRIF with STD', '03:2025,STD/XXX|02:2025,030/XXX|01:2025,STD/XXX'],
-		['CRIF with 000 and an asset class', '03:2025,000/STD|02:2025,030/SMA|01:2025,000/STD'],
+		['CRIF with 000 and the standard class', '03:2025,000/STD|02:2025,030/XXX|01:2025,000/STD'],
 	];
 	const cases = referenceLayouts.flatMap(([ref, dpd]) =>
 		sampleLayouts.map(([sample, history]) => [ref, sample, dpd, history] as const),
@@ -653,6 +653,19 @@ describe('Employment → EPFO with Credit Report: the same loan gives the same d
 			closeDate: null,
 			emiAmount: null,
 		});
+	});
+
+	it('a class below standard is a fact the reference layout cannot state: SMA kept, days the same', () => {
+		const b = normalizeEpfoCredit(
+			sampleBody('03:2025,000/STD|02:2025,030/SMA|01:2025,000/STD'),
+		).credit;
+		expect(b?.accounts[0]).toMatchObject({
+			maxDaysPastDue: 30,
+			paymentHistory: '000|030/SMA|000',
+			worstAssetClass: 'SMA',
+		});
+		expect(b).toMatchObject({ maxDaysPastDue: 30, delinquentMonths: 1, worstAssetClass: 'SMA' });
+		expect(normalizeEpfoCredit(referenceBody('000|030|000')).credit?.worstAssetClass).toBe('none');
 	});
 
 	it('without the history, both shapes say unknown (null), not 0', () => {

@@ -82,7 +82,7 @@ describe('readDaysPastDue: every payment-history layout', () => {
 		['an empty string', ''],
 		['a month without a value', [{ dpd: 0 }, { dpd: null }]],
 		['a null month', [0, null, 0]],
-		['a code that is no day count', '000|SUB|000'],
+		['a code outside the grammar', '000|ABC|000'],
 		['an object without a history', { something: 'else' }],
 		['a negative number', [-5]],
 	])('%s: unknown (null), never read as clean', (_, value) => {
@@ -260,7 +260,7 @@ describe('Credit Report → Get Multi-Bureau Report: lowest score', () => {
 					score: 742,
 					report: {
 						pan: 'ABCDE1234F',
-						accounts: [{}, {}],
+						accounts: [{ account_number: 'X1' }, { account_number: 'X2' }],
 						payment_history: [{ history: '000|030' }, { account_number: 'X2' }],
 					},
 				},

@@ -121,31 +121,148 @@ export function todayIsoDate(): string {
 	return `${now.getUTCFullYear()}-${pad(now.getUTCMonth() + 1)}-${pad(now.getUTCDate())}`;
 }
 
-/** One month's status code of a payment history: `030`, `000` (`STD`), `XXX` or another code. */
-function statusCode(part: string): string {
-	// CRIF's `MM:YYYY,030/XXX`: the month before the comma, days past due before the slash
-	const status = part.includes(',') ? part.slice(part.indexOf(',') + 1) : part;
-	const code = status.split('/')[0].trim().toUpperCase();
-	if (code === 'STD') return '000';
-	return /^\d+$/.test(code) ? code.padStart(3, '0') : code;
+// ------------------------------------------------- payment histories: the months' grammar
+
+/**
+ * The RBI asset classes a bureau may state for a month, from the best to the gravest: standard,
+ * special mention (SMA or SMA-0, SMA-1, SMA-2), substandard, doubtful, loss.
+ */
+export const ASSET_CLASSES = ['STD', 'SMA', 'SMA-1', 'SMA-2', 'SUB', 'DBT', 'LSS'] as const;
+export type AssetClass = (typeof ASSET_CLASSES)[number];
+
+/**
+ * The least days past due each class means: SMA-1 is 31-60 days, SMA-2 61-90; SUB, DBT and LSS are
+ * non-performing, at least as grave as 90+ days past due.
+ */
+export const ASSET_CLASS_FLOOR: Record<AssetClass, number> = {
+	STD: 0,
+	SMA: 1,
+	'SMA-1': 31,
+	'SMA-2': 61,
+	SUB: 90,
+	DBT: 90,
+	LSS: 90,
+};
+
+/** The class a code names (`SMA-0` is `SMA`), or null for any other text. */
+function assetClassOf(code: string): AssetClass | null {
+	if (code === 'SMA-0') return 'SMA';
+	return (ASSET_CLASSES as readonly string[]).includes(code) ? (code as AssetClass) : null;
+}
+
+/** The graver of two classes (null: none stated). */
+export function graverAssetClass(a: AssetClass | null, b: AssetClass | null): AssetClass | null {
+	if (a === null) return b;
+	if (b === null) return a;
+	return ASSET_CLASSES.indexOf(a) >= ASSET_CLASSES.indexOf(b) ? a : b;
 }
 
 /**
- * Monthly payment statuses, newest first, from the bureaus' payment-history strings: `000|030|...`
- * (reference shape), CRIF's `MM:YYYY,STD/XXX|MM:YYYY,030/XXX`, CIBIL's run-together `000030000`,
- * and lists separated by commas, semicolons or spaces (`0,30,0`). Numbers become 3-digit days past
- * due (`STD`, standard, is `000`); other codes (`XXX`: not reported, `SUB`, `DBT`, `LSS`…) are kept
- * as they are.
+ * One reported month of a payment history: its days past due (the greater of the day count and the
+ * floor of the asset class) and the asset class stated, if any.
+ */
+export interface HistoryMonth {
+	days: number;
+	assetClass: AssetClass | null;
+}
+
+/** A month's reading: a reported month, `notReported` (`XXX`), or null when it cannot be read. */
+type MonthReading = HistoryMonth | 'notReported' | null;
+
+/** Days past due as a whole number from 0 to 999 (any width: `30`, `030`, `0030`), else null. */
+function dayCount(value: unknown): number | null {
+	if (typeof value === 'number')
+		return Number.isInteger(value) && value >= 0 && value <= 999 ? value : null;
+	if (typeof value !== 'string' || !/^\d+$/.test(value)) return null;
+	const days = Number(value);
+	return days <= 999 ? days : null;
+}
+
+const CRIF_MONTH = /^(\d{2}):(\d{4}),(.*)$/s;
+
+/**
+ * One month's status as sent: a day count (`030`, `30`, ` 30 `), `XXX` (not reported), an asset
+ * class alone (`STD`, `SMA-1`, `SUB`) or a day count and a class (`030/SUB`, `XXX/DBT`, `000/STD`,
+ * CRIF's `030/XXX`: no class), with CRIF's month in front (`03:2025,030/XXX`). Anything else (a blank,
+ * an unknown code, a count above 999, a class before a number) cannot be read.
+ */
+function readMonthToken(token: string): MonthReading {
+	let text = token.trim().toUpperCase();
+	const crif = CRIF_MONTH.exec(text);
+	if (crif) text = crif[3].trim();
+	if (text === '') return null;
+	const parts = text.split('/').map((part) => part.trim());
+	if (parts.length > 2) return null;
+	const [left, right] = parts;
+	let days: number | null = null;
+	let assetClass: AssetClass | null = null;
+	if (left !== 'XXX') {
+		days = dayCount(left);
+		if (days === null) {
+			assetClass = assetClassOf(left);
+			if (assetClass === null) return null;
+		}
+	}
+	if (right !== undefined && right !== 'XXX') {
+		const stated = assetClassOf(right);
+		if (stated === null) return null;
+		assetClass = graverAssetClass(assetClass, stated);
+	}
+	if (days === null && assetClass === null) return 'notReported';
+	return {
+		days: Math.max(days ?? 0, assetClass === null ? 0 : ASSET_CLASS_FLOOR[assetClass]),
+		assetClass,
+	};
+}
+
+/** Codes three characters wide that may stand for a month of CIBIL's run-together history. */
+const RUN_TOGETHER_CODES = /^(\d{3}|XXX|STD|SMA|SUB|DBT|LSS)$/;
+
+/**
+ * The months of a payment-history string, newest first as sent: `000|030|...` (reference shape),
+ * CRIF's `MM:YYYY,STD/XXX|MM:YYYY,030/XXX`, lists separated by commas, semicolons or spaces
+ * (`0,30,0`), and CIBIL's run-together `000030000`: exactly three characters a month, so a line whose
+ * length is not a multiple of 3, or a chunk neither three digits nor a three-letter code, is unreadable
+ * (null). A single month written in a form that cannot run together (`SMA-1`, `030/SUB`) is one month.
+ */
+function historyTokens(text: string): string[] | null {
+	const trimmed = text.trim();
+	if (trimmed === '') return null;
+	if (trimmed.includes('|')) return trimmed.split('|');
+	if (CRIF_MONTH.test(trimmed)) return [trimmed];
+	if (/[,;]/.test(trimmed)) return trimmed.split(/[,;]/);
+	if (/\s/.test(trimmed)) return trimmed.split(/\s+/);
+	if (/[/-]/.test(trimmed)) return [trimmed];
+	if (trimmed.length % 3 !== 0) return null;
+	const chunks = trimmed.toUpperCase().match(/.{3}/g) ?? [];
+	return chunks.every((chunk) => RUN_TOGETHER_CODES.test(chunk)) ? chunks : null;
+}
+
+/** A month in the form the outputs show: `030`, `XXX`, `000` (standard), `030/SUB`, `XXX/DBT`. */
+function monthCode(token: string): string {
+	const reading = readMonthToken(token);
+	if (reading === null) return token.trim().toUpperCase();
+	if (reading === 'notReported') return 'XXX';
+	const text = token.trim().toUpperCase();
+	const left = (CRIF_MONTH.exec(text)?.[3] ?? text).split('/')[0].trim();
+	const days = dayCount(left);
+	const dayPart =
+		days === null ? (reading.assetClass === 'STD' ? '000' : 'XXX') : String(days).padStart(3, '0');
+	return reading.assetClass === null || reading.assetClass === 'STD'
+		? dayPart
+		: `${dayPart}/${reading.assetClass}`;
+}
+
+/**
+ * Monthly payment statuses, newest first, from the bureaus' payment-history strings (the layouts of
+ * historyTokens), in one form: 3-digit days past due, `XXX` for a month not reported, `/CLASS` after
+ * it when a class other than standard is stated (`030/SUB`, `XXX/LSS`). Empty when the string's layout
+ * cannot be read; a month that cannot be read is kept as sent.
  */
 export function paymentStatuses(value: unknown): string[] {
 	const text = toText(value);
 	if (!text) return [];
-	let parts: string[];
-	if (/[|]/.test(text)) parts = text.split(/[|;]/);
-	else if (/^\d{2}:\d{4},/.test(text)) parts = [text];
-	else if (/[,;\s]/.test(text)) parts = text.split(/[,;\s]+/);
-	else parts = text.match(/.{1,3}/g) ?? [];
-	return parts.map(statusCode).filter((code) => code !== '');
+	return (historyTokens(text) ?? []).map(monthCode);
 }
 
 /**
@@ -154,29 +271,6 @@ export function paymentStatuses(value: unknown): string[] {
 export function normalizePaymentHistory(value: unknown): string | null {
 	const statuses = paymentStatuses(value);
 	return statuses.length ? statuses.join('|') : null;
-}
-
-/** Days past due per month (numbers only, newest first) of a payment history in any layout. */
-export function parseDaysPastDue(value: unknown): number[] {
-	return paymentStatuses(value)
-		.filter((code) => /^\d+$/.test(code))
-		.map(Number);
-}
-
-/**
- * Worst days-past-due and the number of months with any (over the `months` newest of each history).
- */
-export function delinquencyOf(
-	histories: number[][],
-	months = 12,
-): { maxDaysPastDue: number | null; delinquentMonths: number | null } {
-	const recent = histories.map((h) => h.slice(0, months)).filter((h) => h.length > 0);
-	if (recent.length === 0) return { maxDaysPastDue: null, delinquentMonths: null };
-	const all = recent.flat();
-	return {
-		maxDaysPastDue: Math.max(...all),
-		delinquentMonths: all.filter((d) => d > 0).length,
-	};
 }
 
 // ------------------------------------------------- unknown is null: readers and aggregates
@@ -241,6 +335,12 @@ const DPD_NAMES = [
 	'status',
 	'value',
 ] as const;
+/** Names under which a month entry states its asset class apart from its days (Equifax). */
+const ASSET_CLASS_NAMES = [
+	'asset_classification_status',
+	'asset_classification',
+	'asset_class',
+] as const;
 /** Names under which a month entry says which month it is. */
 const MONTH_NAMES = ['month_year', 'monthYear', 'key', 'month', 'period', 'date', 'reported_date'];
 
@@ -256,72 +356,128 @@ function entryMonth(entry: unknown): string | null {
 }
 
 /**
- * Days past due of one month's entry: a number, a status code (`030`, `STD`), or an object with
- * one of the DPD names. Undefined for a month not reported (`XXX`), null when unknown (no value,
- * blank text, or a code that is not a day count such as `SUB`).
+ * One month's entry: a number (a day count), a status (see readMonthToken), or an object with one of
+ * the DPD names and, optionally, an asset class of its own (Equifax's `AssetClassificationStatus`:
+ * a class, or `*` / `XXX` / null for none stated). Null when unknown (no value, blank text, a code
+ * outside the grammar).
  */
-function monthDaysPastDue(entry: unknown): number | null | undefined {
-	if (typeof entry === 'number') return Number.isInteger(entry) && entry >= 0 ? entry : null;
-	if (typeof entry === 'string') {
-		// a blank month is not `XXX` (not reported): the bureau said nothing of it
-		if (entry.trim() === '') return null;
-		const code = statusCode(entry);
-		if (code === 'XXX' || code === '') return undefined;
-		return /^\d+$/.test(code) ? Number(code) : null;
+function readMonthEntry(entry: unknown): MonthReading {
+	if (typeof entry === 'number') {
+		const days = dayCount(entry);
+		return days === null ? null : { days, assetClass: null };
 	}
-	if (isObject(entry)) {
-		const value = field(entry, DPD_NAMES);
-		return value === undefined || value === null ? null : monthDaysPastDue(value);
+	if (typeof entry === 'string') return readMonthToken(entry);
+	if (!isObject(entry)) return null;
+	const value = field(entry, DPD_NAMES);
+	const reading = value === undefined || value === null ? null : readMonthEntry(value);
+	if (reading === null) return null;
+	const sent = field(entry, ASSET_CLASS_NAMES);
+	if (sent === undefined || sent === null) return reading;
+	const code = typeof sent === 'string' ? sent.trim().toUpperCase() : null;
+	if (code === '*' || code === 'XXX') return reading;
+	const stated = code === null ? null : assetClassOf(code);
+	if (stated === null) return null;
+	const assetClass = graverAssetClass(
+		reading === 'notReported' ? null : reading.assetClass,
+		stated,
+	);
+	const days = reading === 'notReported' ? 0 : reading.days;
+	return { days: Math.max(days, ASSET_CLASS_FLOOR[assetClass as AssetClass]), assetClass };
+}
+
+const sameReading = (a: MonthReading, b: MonthReading) =>
+	a === b ||
+	(typeof a === 'object' &&
+		a !== null &&
+		typeof b === 'object' &&
+		b !== null &&
+		a.days === b.days &&
+		a.assetClass === b.assetClass);
+
+/**
+ * The reported months of a list of month entries. When every entry says its month, they are put
+ * newest first and a month listed twice is read once when both say the same, and makes the history
+ * unknown when they disagree; otherwise they are taken as listed (newest first). Null when any month
+ * cannot be read.
+ */
+function readMonthEntries(
+	entries: Array<{ month: string | null; value: unknown }>,
+): HistoryMonth[] | null {
+	const readings = entries.map((e) => ({ month: e.month, reading: readMonthEntry(e.value) }));
+	if (readings.some((r) => r.reading === null)) return null;
+	let ordered = readings;
+	if (readings.length > 0 && readings.every((r) => r.month !== null)) {
+		// a month once (grammar.ts's distinctEntries, by month; kept here: grammar.ts reads this file)
+		const byMonth = new Map<string, (typeof readings)[number]>();
+		for (const r of readings) {
+			const seen = byMonth.get(r.month as string);
+			if (seen === undefined) byMonth.set(r.month as string, r);
+			else if (!sameReading(seen.reading, r.reading)) return null;
+		}
+		const distinct = [...byMonth.values()];
+		ordered = [...distinct].sort((a, b) => (b.month as string).localeCompare(a.month as string));
+	}
+	return ordered
+		.map((r) => r.reading)
+		.filter((r): r is HistoryMonth => r !== null && r !== 'notReported');
+}
+
+/**
+ * The reported months, newest first, of a payment history in any of the layouts the bureaus use: a
+ * status string (`000|030|XXX`, `MM:YYYY,030/XXX|…`, `000030000`, `0,30,0`), a list of numbers, codes
+ * or month objects (`{PaymentStatus, AssetClassificationStatus}`, `{Days_Past_Due, Year, Month}`,
+ * `{dpd}`), or a map of months (`{"2025-03": "030"}`). Months not reported (`XXX`) are left out. Null
+ * when the history is missing, or any month of it cannot be read: a history with an unknown month is
+ * unknown, never read as clean.
+ */
+export function readHistory(value: unknown): HistoryMonth[] | null {
+	if (value === undefined || value === null) return null;
+	if (typeof value === 'number') {
+		const reading = readMonthEntry(value);
+		return reading === null || reading === 'notReported' ? null : [reading];
+	}
+	if (typeof value === 'string') {
+		const tokens = historyTokens(value);
+		if (tokens === null) return null;
+		return readMonthEntries(
+			tokens.map((token) => {
+				const crif = CRIF_MONTH.exec(token.trim());
+				return { month: crif ? `${crif[2]}-${crif[1]}` : null, value: token };
+			}),
+		);
+	}
+	if (Array.isArray(value))
+		return readMonthEntries(value.map((entry) => ({ month: entryMonth(entry), value: entry })));
+	if (isObject(value)) {
+		const keys = Object.keys(value);
+		if (keys.length > 0 && keys.every((k) => monthOf(k) !== null))
+			return readMonthEntries(keys.map((k) => ({ month: monthOf(k), value: value[k] })));
+		// an object holding the history under a name of its own
+		const inner = field(value, [...HISTORY_NAMES, ...DPD_NAMES]);
+		return inner === undefined ? null : readHistory(inner);
 	}
 	return null;
 }
 
 /**
- * Days past due per reported month, newest first, from a payment history in any of the layouts the
- * bureaus use: a status string (`000|030|XXX`, `MM:YYYY,030/XXX|…`, `000030000`, `0,30,0`), a list of
- * numbers, codes or month objects (`{PaymentStatus}`, `{Days_Past_Due, Year, Month}`, `{dpd}`), or a
- * map of months (`{"2025-03": "030"}`). Months not reported (`XXX`) are left out. Null when the
- * history is missing, or any month of it cannot be read: a history with an unknown month is
- * unknown, never read as clean.
+ * How many months a history lists as sent, reported or not (`XXX`): the entries of a list or a month
+ * map, the months of a string; null when its layout cannot be read. A single value is one month.
  */
-export function readDaysPastDue(value: unknown): number[] | null {
-	if (value === undefined || value === null) return null;
-	if (typeof value === 'number') return monthDaysPastDue(value) === null ? null : [value];
-	if (typeof value === 'string') {
-		const codes = paymentStatuses(value);
-		if (codes.length === 0) return null;
-		const days: number[] = [];
-		for (const code of codes) {
-			const d = monthDaysPastDue(code);
-			if (d === null) return null;
-			if (d !== undefined) days.push(d);
-		}
-		return days;
-	}
-	let entries: Array<{ month: string | null; value: unknown }>;
-	if (Array.isArray(value)) {
-		entries = value.map((entry) => ({ month: entryMonth(entry), value: entry }));
-	} else if (isObject(value)) {
+export function historyMonthCount(value: unknown): number | null {
+	if (typeof value === 'string') return historyTokens(value)?.length ?? null;
+	if (typeof value === 'number') return 1;
+	if (Array.isArray(value)) return value.length;
+	if (isObject(value)) {
 		const keys = Object.keys(value);
-		if (keys.length > 0 && keys.every((k) => monthOf(k) !== null)) {
-			entries = keys.map((k) => ({ month: monthOf(k), value: value[k] }));
-		} else {
-			// an object holding the history under a name of its own
-			const inner = field(value, [...HISTORY_NAMES, ...DPD_NAMES]);
-			return inner === undefined ? null : readDaysPastDue(inner);
-		}
-	} else return null;
-	if (entries.length === 0) return [];
-	// newest first when every entry says its month; as listed otherwise
-	if (entries.every((e) => e.month !== null))
-		entries.sort((a, b) => (b.month as string).localeCompare(a.month as string));
-	const days: number[] = [];
-	for (const entry of entries) {
-		const d = monthDaysPastDue(entry.value);
-		if (d === null) return null;
-		if (d !== undefined) days.push(d);
+		if (keys.length > 0 && keys.every((k) => monthOf(k) !== null)) return keys.length;
+		return historyMonthCount(field(value, HISTORY_NAMES));
 	}
-	return days;
+	return null;
+}
+
+/** Days past due per reported month, newest first (see readHistory); null when unknown. */
+export function readDaysPastDue(value: unknown): number[] | null {
+	return readHistory(value)?.map((month) => month.days) ?? null;
 }
 
 /** Names under which an account's payment history comes, in the bureaus' layouts. */
@@ -356,33 +512,109 @@ export function readExperianProfile(value: unknown): number[] | null {
 }
 
 /**
- * Days past due per month of one account (see readDaysPastDue), wherever its layout puts them; an
- * Experian account with only its Payment_History_Profile is read from that profile.
+ * The reported months of one account (see readHistory), wherever its layout puts them; an Experian
+ * account with only its Payment_History_Profile is read from that profile (it states no class).
  */
-export function accountDaysPastDue(account: unknown): number[] | null {
+export function accountHistory(account: unknown): HistoryMonth[] | null {
 	const history = field(account, HISTORY_NAMES);
-	if (history !== undefined && history !== null) return readDaysPastDue(history);
+	if (history !== undefined && history !== null) return readHistory(history);
 	const profile = field(account, ['payment_history_profile']);
-	return profile === undefined ? null : readExperianProfile(profile);
+	if (profile === undefined) return null;
+	return readExperianProfile(profile)?.map((days) => ({ days, assetClass: null })) ?? null;
+}
+
+/** Days past due per month of one account (see accountHistory). */
+export function accountDaysPastDue(account: unknown): number[] | null {
+	return accountHistory(account)?.map((month) => month.days) ?? null;
+}
+
+/** Names under which an account states its number, in the bureaus' layouts. */
+const ACCOUNT_NUMBER_NAMES = ['account_number', 'acct_number'] as const;
+/** Names under which an account names its lender (the bureau's member). */
+const LENDER_NAMES = [
+	'lender_name',
+	'lender',
+	'credit_guarantor',
+	'institution',
+	'subscriber_name',
+	'member_short_name',
+	'member_name',
+] as const;
+
+/**
+ * An account's identity: its number and its lender (`ACCT-NUMBER` and `CREDIT-GUARANTOR`,
+ * `AccountNumber` and `Institution`, `Account_Number` and `Subscriber_Name`…), without case; null
+ * when the account does not state both (see distinctEntries).
+ */
+export function accountIdentity(account: unknown): string | null {
+	const number = toText(field(account, ACCOUNT_NUMBER_NAMES));
+	const lender = toText(field(account, LENDER_NAMES));
+	return number === null || lender === null
+		? null
+		: `${number.toUpperCase()}|${lender.toUpperCase().replace(/\s+/g, ' ')}`;
 }
 
 /**
- * Worst days past due and the number of account-months with any, over the `months` newest months
- * of each history. Null when any history is unknown (one account without a readable history, or
- * without a single reported month, makes the worst unknown), or when there is no history at all.
+ * The gravest class a file's months state below standard (`SMA` … `LSS`), or `none` when no month
+ * states one: standard (`STD`) is the absence of an adverse class, and bureaus write it where others
+ * write `000` (CRIF's `STD/XXX` is the reference layout's `000`), so both read the same.
+ */
+export type WorstAssetClass = Exclude<AssetClass, 'STD'> | 'none';
+
+function worstBelowStandard(months: HistoryMonth[]): WorstAssetClass {
+	const worst = months.reduce<AssetClass | null>(
+		(gravest, m) => graverAssetClass(gravest, m.assetClass),
+		null,
+	);
+	return worst === null || worst === 'STD' ? 'none' : worst;
+}
+
+/** What a file's payment histories say over their last 12 reported months. */
+export interface HistoryFacts {
+	/** Worst days past due (a class counts as its floor); null when unknown. */
+	maxDaysPastDue: number | null;
+	/** Account-months with any days past due; null when unknown. */
+	delinquentMonths: number | null;
+	/**
+	 * The gravest asset class stated in those months (`STD` … `LSS`); `none` when the histories are
+	 * known and no month states a class; null when unknown (exactly when maxDaysPastDue is).
+	 */
+	worstAssetClass: WorstAssetClass | null;
+}
+
+/**
+ * Worst days past due, the number of account-months with any, and the gravest asset class, over the
+ * `months` newest months of each history. Null when any history is unknown (one account without a
+ * readable history, or without a single reported month, makes the figures unknown), or when there is
+ * no history at all.
+ */
+export function knownHistoryFacts(
+	histories: Array<HistoryMonth[] | null>,
+	months = 12,
+): HistoryFacts {
+	if (histories.length === 0 || histories.some((h) => h === null || h.length === 0))
+		return { maxDaysPastDue: null, delinquentMonths: null, worstAssetClass: null };
+	const recent = (histories as HistoryMonth[][]).flatMap((h) => h.slice(0, months));
+	return {
+		maxDaysPastDue: Math.max(...recent.map((m) => m.days)),
+		delinquentMonths: recent.filter((m) => m.days > 0).length,
+		worstAssetClass: worstBelowStandard(recent),
+	};
+}
+
+/**
+ * Worst days past due and the number of account-months with any, over day counts per month (see
+ * knownHistoryFacts).
  */
 export function knownDelinquency(
 	histories: Array<number[] | null>,
 	months = 12,
 ): { maxDaysPastDue: number | null; delinquentMonths: number | null } {
-	if (histories.length === 0 || histories.some((h) => h === null || h.length === 0))
-		return { maxDaysPastDue: null, delinquentMonths: null };
-	const recent = (histories as number[][]).flatMap((h) => h.slice(0, months));
-	if (recent.length === 0) return { maxDaysPastDue: null, delinquentMonths: null };
-	return {
-		maxDaysPastDue: Math.max(...recent),
-		delinquentMonths: recent.filter((d) => d > 0).length,
-	};
+	const { maxDaysPastDue, delinquentMonths } = knownHistoryFacts(
+		histories.map((h) => h?.map((days) => ({ days, assetClass: null })) ?? null),
+		months,
+	);
+	return { maxDaysPastDue, delinquentMonths };
 }
 
 /** What a bureau score means: a score (300 to 900), no credit history, or new to credit. */
@@ -406,7 +638,11 @@ export interface ReadScore {
  * ranks): those are not scores and never compare with one.
  */
 export function readScore(value: unknown): ReadScore {
+	// a whole number as sent: `742`, `00742`, `000-1`; text with anything else in it (`7 42`, `74.2`,
+	// `1,742`) is no score
 	const text = typeof value === 'string' ? value.trim().replace(/^0+(?=-?\d)/, '') : value;
+	if (typeof text === 'string' && !/^-?\d+$/.test(text))
+		return { score: null, scoreKind: null, specialScore: null };
 	const n = toNumber(text);
 	if (n === null || !Number.isInteger(n))
 		return { score: null, scoreKind: null, specialScore: null };

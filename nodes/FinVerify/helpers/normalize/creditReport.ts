@@ -1,24 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ScoreKind, Shape } from './common';
+import type { HistoryMonth, ScoreKind, Shape, WorstAssetClass } from './common';
 import {
-	accountDaysPastDue,
+	accountHistory,
+	accountIdentity,
 	asArray,
 	asObject,
 	field,
 	first,
 	firstArrayLength,
 	HISTORY_NAMES,
-	knownDelinquency,
-	readDaysPastDue,
+	knownHistoryFacts,
+	readHistory,
 	readScore,
 	toBoolean,
 	toLowerText,
-	toNumber,
 	toStatusWord,
 	toUpperText,
 	unwrap,
 } from './common';
+import { agreeingCount, distinctEntries, inRange, RANGES, toCount } from './grammar';
 import { isObject, toIsoTimestamp, toText } from '../../../shared/values';
 
 /**
@@ -53,8 +54,10 @@ export interface BureauOutcome extends IDataObject {
 	mobile: string | null;
 	gender: string | null;
 	/**
-	 * Number of credit accounts in the report: 0 for a report listing none, null when there is no
-	 * account list (or an empty one next to a score or payment history, which need accounts).
+	 * Number of credit accounts in the report, each account (number and lender) once: 0 for a report
+	 * listing none, null when there is no account list (or an empty one next to a score or payment
+	 * history, which need accounts), when an account is listed twice with different facts (or twice
+	 * without a number and lender), or when the report's own account summary states another count.
 	 */
 	accountCount: number | null;
 	/**
@@ -69,7 +72,17 @@ export interface BureauOutcome extends IDataObject {
 	maxDaysPastDue: number | null;
 	/** Account-months with any days past due in the last 12 reported months (null as above). */
 	delinquentMonths: number | null;
-	/** Length of credit history in months, where the bureau's report states it (CRIF). */
+	/**
+	 * The gravest asset class a month of the accounts' last 12 reported months states: `STD`, `SMA`
+	 * (SMA-0), `SMA-1`, `SMA-2`, `SUB`, `DBT`, `LSS` (SUB, DBT and LSS are non-performing: the month
+	 * counts at least 90 days past due in maxDaysPastDue). `none` when the histories are known and no
+	 * month states a class, or the report lists no account; null when unknown (as maxDaysPastDue).
+	 */
+	worstAssetClass: WorstAssetClass | null;
+	/**
+	 * Length of credit history in months (0 to 840), where the bureau's report states it (CRIF);
+	 * null otherwise or when out of range.
+	 */
 	lengthOfHistoryMonths: number | null;
 	/**
 	 * The decision facts this bureau's answer leaves unknown: `score`, `accounts`, `paymentHistory`.
@@ -179,40 +192,100 @@ function sampleEnquiryCount(report: IDataObject): number | null {
 			equifax.Enquiries,
 			cibilReportData(report).enquiries,
 		),
-		toNumber(asObject(equifax.EnquirySummary).Total),
+		toCount(asObject(equifax.EnquirySummary).Total),
 	);
 }
 
-/** Months of credit history a CRIF report states (DERIVED-ATTRIBUTES), or null. */
+/**
+ * Months of credit history a CRIF report states (DERIVED-ATTRIBUTES: years, and months from 0 to
+ * 11), or null when either is missing or out of range, or the total is above 840 months.
+ */
 export function crifHistoryMonths(report: IDataObject): number | null {
 	const derived = asObject(asObject(report['ACCOUNTS-SUMMARY'])['DERIVED-ATTRIBUTES']);
-	const years = toNumber(derived['LENGTH-OF-CREDIT-HISTORY-YEAR']);
-	const months = toNumber(derived['LENGTH-OF-CREDIT-HISTORY-MONTH']);
-	return years === null || months === null ? null : years * 12 + months;
+	const years = toCount(derived['LENGTH-OF-CREDIT-HISTORY-YEAR']);
+	const months = inRange(derived['LENGTH-OF-CREDIT-HISTORY-MONTH'], {
+		min: 0,
+		max: 11,
+		integer: true,
+	});
+	return years === null || months === null
+		? null
+		: inRange(years * 12 + months, RANGES.tenureMonths);
 }
 
 /**
- * The facts of one bureau's report read the same way for every layout: the account count, the
- * delinquency over every account's history, and what is unknown.
+ * The account count a bureau's own summary states (Equifax RetailAccountsSummary, Experian
+ * CAIS_Summary, CRIF's primary and secondary summaries), or null when it states none or an
+ * impossible one (negative, fractional).
+ */
+function summaryAccountCount(report: IDataObject): number | null {
+	const equifax = asObject(equifaxReportData(report).RetailAccountsSummary);
+	if ('NoOfAccounts' in equifax) return toCount(equifax.NoOfAccounts);
+	const experian = asObject(asObject(asObject(report.CAIS_Account).CAIS_Summary).Credit_Account);
+	if ('CreditAccountTotal' in experian) return toCount(experian.CreditAccountTotal);
+	const summaries = asObject(report['ACCOUNTS-SUMMARY']);
+	const count = (name: string, keys: string[]): number | null | undefined => {
+		const summary = asObject(summaries[name]);
+		const key = keys.find((k) => k in summary);
+		return key === undefined ? undefined : toCount(summary[key]);
+	};
+	const primary = count('PRIMARY-ACCOUNTS-SUMMARY', [
+		'NUMBER-OF-ACCOUNTS',
+		'PRIMARY-NUMBER-OF-ACCOUNTS',
+	]);
+	const secondary = count('SECONDARY-ACCOUNTS-SUMMARY', [
+		'NUMBER-OF-ACCOUNTS',
+		'SECONDARY-NUMBER-OF-ACCOUNTS',
+	]);
+	if (primary === undefined || primary === null || secondary === null) return null;
+	return primary + (secondary ?? 0);
+}
+
+/**
+ * The facts of one bureau's report read the same way for every layout: the account count (each
+ * account once, see accountIdentity; checked against the report's own summary), the delinquency and
+ * the gravest asset class over every account's history, and what is unknown. `historiesOf` gives the
+ * histories for the distinct accounts (null when they cannot be had).
  */
 function reportFacts(
 	accounts: unknown[] | undefined,
-	histories: Array<number[] | null> | null,
+	historiesOf: (distinct: unknown[] | null) => Array<HistoryMonth[] | null> | null,
 	kind: ScoreKind | null,
-): Pick<BureauOutcome, 'accountCount' | 'maxDaysPastDue' | 'delinquentMonths' | 'missing'> {
-	const listed = accounts?.length ?? null;
+	declaredCount: number | null = null,
+): Pick<
+	BureauOutcome,
+	'accountCount' | 'maxDaysPastDue' | 'delinquentMonths' | 'worstAssetClass' | 'missing'
+> {
+	// an account listed twice counts once; two listings of one account that disagree, or two
+	// deep-equal listings without a number and lender, make the list (and its histories) unknown
+	const distinct =
+		accounts === undefined ? null : distinctEntries(accounts, accountIdentity).entries;
+	const histories = historiesOf(distinct);
 	const hasHistory = histories !== null && histories.length > 0;
+	const listed = distinct?.length ?? null;
 	// a score (300-900) or a payment history needs accounts: an empty list next to them is a list
 	// the service did not send, not a file without accounts
-	const accountCount =
+	const fromList =
 		listed === null ? null : listed === 0 && (kind === 'score' || hasHistory) ? null : listed;
-	const delinquency = histories === null ? knownDelinquency([]) : knownDelinquency(histories);
+	const accountCount =
+		accounts !== undefined && distinct === null ? null : agreeingCount(declaredCount, fromList);
+	const facts = knownHistoryFacts(histories ?? []);
 	const missing: string[] = [];
 	if (kind === null) missing.push('score');
 	if (accountCount === null) missing.push('accounts');
-	if (delinquency.maxDaysPastDue === null && accountCount !== 0) missing.push('paymentHistory');
-	return { accountCount, ...delinquency, missing };
+	if (facts.maxDaysPastDue === null && accountCount !== 0) missing.push('paymentHistory');
+	return {
+		accountCount,
+		maxDaysPastDue: facts.maxDaysPastDue,
+		delinquentMonths: facts.delinquentMonths,
+		worstAssetClass: accountCount === 0 ? 'none' : facts.worstAssetClass,
+		missing,
+	};
 }
+
+/** The account a reference payment_history line belongs to (its account number), or null. */
+const lineIdentity = (line: unknown): string | null =>
+	toText(field(line, ['account_number']))?.toUpperCase() ?? null;
 
 function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 	const report = asObject(entry.report);
@@ -222,11 +295,14 @@ function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 	// the reference report keeps the histories apart from the accounts, one payment_history line per
 	// account, and nowhere else: without the lines (missing, null, or fewer than the accounts) the
 	// delinquency is unknown, never read from another figure such as an account's current days past due
+	// (a line listed twice, by its account number, is read once; twice with different histories, the
+	// delinquency is unknown)
 	const accounts = Array.isArray(report.accounts) ? report.accounts : undefined;
-	const lines = Array.isArray(report.payment_history) ? report.payment_history : null;
-	const histories =
-		lines && (accounts === undefined || lines.length >= accounts.length)
-			? lines.map((line) => readDaysPastDue(isObject(line) ? field(line, HISTORY_NAMES) : line))
+	const sent = Array.isArray(report.payment_history) ? report.payment_history : null;
+	const lines = sent === null ? null : distinctEntries(sent, lineIdentity).entries;
+	const historiesOf = (distinct: unknown[] | null) =>
+		lines && (accounts === undefined || (distinct !== null && lines.length >= distinct.length))
+			? lines.map((line) => readHistory(isObject(line) ? field(line, HISTORY_NAMES) : line))
 			: null;
 	return {
 		bureau,
@@ -239,10 +315,11 @@ function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 		mobile: toText(first(report.mobile, report.mobile_number, entry.mobile)),
 		gender: toLowerText(first(report.gender, entry.gender)),
 		enquiryCount: firstArrayLength(report.inquiries, report.enquiries),
-		lengthOfHistoryMonths: toNumber(
+		lengthOfHistoryMonths: inRange(
 			first(report.length_of_credit_history_months, report.credit_history_months),
+			RANGES.tenureMonths,
 		),
-		...reportFacts(accounts, histories, read.scoreKind),
+		...reportFacts(accounts, historiesOf, read.scoreKind),
 	};
 }
 
@@ -267,8 +344,9 @@ function sampleOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 		lengthOfHistoryMonths: crifHistoryMonths(report),
 		...reportFacts(
 			accounts,
-			accounts && accounts.length > 0 ? accounts.map(accountDaysPastDue) : null,
+			(distinct) => (distinct && distinct.length > 0 ? distinct.map(accountHistory) : null),
 			read.scoreKind,
+			summaryAccountCount(report),
 		),
 	};
 }
@@ -311,6 +389,7 @@ function missingOutcome(bureau: string): BureauOutcome {
 		enquiryCount: null,
 		maxDaysPastDue: null,
 		delinquentMonths: null,
+		worstAssetClass: null,
 		lengthOfHistoryMonths: null,
 		missing: ['score', 'accounts', 'paymentHistory'],
 	};

@@ -1,16 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ScoreKind, Shape } from './common';
+import type { HistoryMonth, ScoreKind, Shape, WorstAssetClass } from './common';
 import {
-	accountDaysPastDue,
+	accountHistory,
+	accountIdentity,
 	asArray,
 	asObject,
 	first,
-	knownDelinquency,
 	field,
 	HISTORY_NAMES,
+	historyMonthCount,
+	knownHistoryFacts,
 	normalizePaymentHistory,
-	readDaysPastDue,
+	readHistory,
 	readScore,
 	sumAll,
 	toBoolean,
@@ -24,7 +26,16 @@ import {
 	unwrap,
 } from './common';
 import { isObject, toText } from '../../../shared/values';
-import { agreeingCount, distinctEntries, inRange, RANGES, toAmount, toCount } from './grammar';
+import { crifHistoryMonths } from './creditReport';
+import {
+	agreeingCount,
+	canonical,
+	distinctEntries,
+	inRange,
+	RANGES,
+	toAmount,
+	toCount,
+} from './grammar';
 
 /**
  * EPFO normalizers (operations epfoFetch and epfoCrifFetch). Pure and tolerant: any field may be
@@ -570,10 +581,15 @@ export interface CreditAccount extends IDataObject {
 	/** Monthly payment statuses, newest first, in one form for both shapes: `000|030|XXX`. */
 	paymentHistory: string | null;
 	/**
-	 * Worst days past due in the account's last 12 reported months; null when its history is
-	 * missing or cannot be read.
+	 * Worst days past due in the account's last 12 reported months (an asset class counts as its
+	 * floor: SUB, DBT, LSS at least 90); null when its history is missing or cannot be read.
 	 */
 	maxDaysPastDue: number | null;
+	/**
+	 * The gravest asset class stated in those months (`STD` … `LSS`); `none` when none is stated;
+	 * null when the history is unknown.
+	 */
+	worstAssetClass: WorstAssetClass | null;
 }
 
 export interface CreditSummary extends IDataObject {
@@ -599,6 +615,13 @@ export interface CreditSummary extends IDataObject {
 	maxDaysPastDue: number | null;
 	/** Account-months with any days past due in the last 12 reported months (null as above). */
 	delinquentMonths: number | null;
+	/**
+	 * The gravest asset class stated in any account's last 12 reported months: `STD`, `SMA` (SMA-0),
+	 * `SMA-1`, `SMA-2`, `SUB`, `DBT`, `LSS` (the last three non-performing). `none` when the histories
+	 * are known and no month states a class, or no account is listed; null when unknown (exactly when
+	 * maxDaysPastDue is null for a report with accounts).
+	 */
+	worstAssetClass: WorstAssetClass | null;
 	enquiriesLast30Days: number | null;
 	enquiriesLast6Months: number | null;
 	/** Length of credit history in months, as the report states it (CRIF's sample layout). */
@@ -685,14 +708,19 @@ type TotalName =
 
 /**
  * Account counts and amounts: the report's own summary where its layout has one (`hasSummary`): a
- * figure missing from it is unknown, not recounted. A layout without a summary gets them from the
- * listed accounts, null when an account does not state what a figure needs. The overdue amount,
- * which neither documented summary states, always comes from the accounts that way.
+ * figure missing from it is unknown, not recounted, and a count that contradicts the listed accounts
+ * (3 accounts declared, 2 listed; 2 active declared, 1 listed active) is unknown. A layout without a
+ * summary gets them from the listed accounts, null when an account does not state what a figure
+ * needs. The overdue amount, which neither documented summary states, always comes from the accounts
+ * that way. `accounts` null: the list cannot be counted (an account listed twice with different facts).
+ * The declared figures come in range-checked (toCount, toAmount).
  */
 function accountTotals(
-	accounts: CreditAccount[],
+	accounts: CreditAccount[] | null,
 	hasSummary: boolean,
-	declared: Record<TotalName, number | null>,
+	declared: Record<Exclude<TotalName, 'overdueAmount'>, number | null> & {
+		overdueAmount: number | null | undefined;
+	},
 ): Pick<
 	CreditSummary,
 	| 'totalAccounts'
@@ -703,30 +731,51 @@ function accountTotals(
 	| 'totalSanctioned'
 	| 'totalOverdue'
 > {
-	const statuses = accounts.map((a) => a.status);
-	const statusKnown = statuses.every((st) => st !== null);
-	const overdueKnown = accounts.every((a) => a.overdueAmount !== null);
-	const count = (test: (a: CreditAccount) => boolean) => accounts.filter(test).length;
+	const listed = accounts ?? [];
+	const known = accounts !== null && listed.length > 0;
+	const statusKnown = listed.every((a) => a.status !== null);
+	const overdueKnown = listed.every((a) => a.overdueAmount !== null);
+	const count = (test: (a: CreditAccount) => boolean) => listed.filter(test).length;
+	const unknownList = accounts === null;
 	const derived = {
-		total: accounts.length > 0 ? accounts.length : null,
-		active: statusKnown && accounts.length > 0 ? count((a) => a.status === 'active') : null,
-		closed: statusKnown && accounts.length > 0 ? count((a) => a.status === 'closed') : null,
-		overdue: overdueKnown && accounts.length > 0 ? count((a) => (a.overdueAmount ?? 0) > 0) : null,
-		outstanding: sumAll(accounts.map((a) => a.outstandingAmount)),
-		sanctioned: sumAll(accounts.map((a) => a.sanctionedAmount)),
+		total: known ? listed.length : null,
+		active: known && statusKnown ? count((a) => a.status === 'active') : null,
+		closed: known && statusKnown ? count((a) => a.status === 'closed') : null,
+		overdue: known && overdueKnown ? count((a) => (a.overdueAmount ?? 0) > 0) : null,
+		outstanding: unknownList ? null : sumAll(listed.map((a) => a.outstandingAmount)),
+		sanctioned: unknownList ? null : sumAll(listed.map((a) => a.sanctionedAmount)),
 	};
-	const pick = (name: keyof typeof derived) => (hasSummary ? declared[name] : derived[name]);
+	// a declared count against the listed accounts: unknown when they disagree
+	const counted = (name: 'total' | 'active' | 'closed' | 'overdue', value: number | null) =>
+		value === null ? null : agreeingCount(value, derived[name]);
+	const pick = (name: keyof typeof derived) =>
+		hasSummary
+			? name === 'outstanding' || name === 'sanctioned'
+				? declared[name]
+				: counted(name, declared[name])
+			: derived[name];
 	const total = pick('total');
 	const active = pick('active');
+	const closed =
+		declared.closed !== null
+			? counted('closed', declared.closed)
+			: total !== null && active !== null
+				? total - active
+				: pick('closed');
 	return {
 		totalAccounts: total,
 		activeAccounts: active,
-		closedAccounts:
-			declared.closed ?? (total !== null && active !== null ? total - active : pick('closed')),
+		closedAccounts: closed !== null && closed >= 0 ? closed : null,
 		overdueAccounts: pick('overdue'),
 		totalOutstanding: pick('outstanding'),
 		totalSanctioned: pick('sanctioned'),
-		totalOverdue: declared.overdueAmount ?? sumAll(accounts.map((a) => a.overdueAmount)),
+		// the overdue amount as declared (null: declared but out of range), else the accounts' sum
+		totalOverdue:
+			declared.overdueAmount !== undefined
+				? declared.overdueAmount
+				: unknownList
+					? null
+					: sumAll(listed.map((a) => a.overdueAmount)),
 	};
 }
 
@@ -737,15 +786,35 @@ function oldestOpenDate(accounts: CreditAccount[]): string | null {
 	return (dates as string[]).sort()[0];
 }
 
-/** Per-account facts from the account's own payment history. */
-function historyFacts(history: unknown): Pick<CreditAccount, 'paymentHistory' | 'maxDaysPastDue'> {
-	const days = readDaysPastDue(history);
+/** Per-account facts from the account's own payment history (read once: `months`). */
+function historyFacts(
+	history: unknown,
+	months: HistoryMonth[] | null = readHistory(history),
+): Pick<CreditAccount, 'paymentHistory' | 'maxDaysPastDue' | 'worstAssetClass'> {
+	const facts = knownHistoryFacts([months]);
 	return {
 		paymentHistory:
 			normalizePaymentHistory(history) ??
-			(days?.length ? days.map((d) => String(d).padStart(3, '0')).join('|') : null),
-		maxDaysPastDue: knownDelinquency([days]).maxDaysPastDue,
+			(months?.length
+				? months
+						.map((m) =>
+							m.assetClass === null || m.assetClass === 'STD'
+								? String(m.days).padStart(3, '0')
+								: `${String(m.days).padStart(3, '0')}/${m.assetClass}`,
+						)
+						.join('|')
+				: null),
+		maxDaysPastDue: facts.maxDaysPastDue,
+		worstAssetClass: facts.worstAssetClass,
 	};
+}
+
+/**
+ * The listed accounts, each once (see accountIdentity and distinctEntries): null when one account is
+ * listed twice with different facts, or two deep-equal listings have no number and lender.
+ */
+function distinctAccounts<T>(entries: T[], rawOf: (entry: T) => unknown): T[] | null {
+	return distinctEntries(entries, (entry) => accountIdentity(rawOf(entry))).entries;
 }
 
 /** Fields of the reference shape's credit summary (the contract's EpfoCrifReference). */
@@ -759,26 +828,67 @@ const REFERENCE_SUMMARY = [
 ];
 
 /**
- * An account's own history in the reference layout (`dpd`): a history only when it covers more than
- * one month; a single value is the account's current days past due, not its last 12 months.
+ * An account's own history in the reference layout (`dpd`): a history only when it lists more than
+ * one month (`000|030|…`, `000030000`, reported or `XXX`); a single value (`30`, `030`) is the
+ * account's current days past due, not its last 12 months.
  */
 function ownHistory(account: IDataObject): unknown {
 	const history = field(account, HISTORY_NAMES);
-	const days = readDaysPastDue(history);
-	return days !== null && days.length > 1 ? history : undefined;
+	const months = historyMonthCount(history);
+	return months !== null && months > 1 ? history : undefined;
 }
+
+/**
+ * The reference layout's `dpd_history`: one history line per account, in the accounts' order,
+ * separated by semicolons (or a list of lines); null when not sent.
+ */
+function dpdHistoryLines(value: unknown): string[] | null {
+	if (Array.isArray(value)) return value.map((line) => (typeof line === 'string' ? line : ''));
+	const text = toText(value);
+	return text === null ? null : text.split(';');
+}
+
+/** Whether a figure was sent at all (a blank or null is not). */
+const sent = (value: unknown): boolean => first(value) !== null;
+
+/** A report that lists no account states no class: `none`, not unknown. */
+const withoutAccounts = (summary: CreditSummary): CreditSummary =>
+	summary.worstAssetClass === null && summary.totalAccounts === 0 && summary.accounts.length === 0
+		? { ...summary, worstAssetClass: 'none' }
+		: summary;
 
 function referenceCredit(crif: IDataObject): CreditSummary {
 	const rawAccounts = asArray<unknown>(crif.accounts);
-	// dpd_history: one history per account, in the accounts' order, separated by semicolons; the
-	// account's own line when the lines match the accounts, else each account's own (multi-month) one
-	const history = toText(crif.dpd_history);
-	const lines = history ? history.split(';') : null;
-	const linesMatch = lines !== null && lines.length === rawAccounts.length;
-	const lineOf = (index: number) => (linesMatch ? (lines as string[])[index] : undefined);
-	const accounts: CreditAccount[] = rawAccounts.map((raw, index) => {
-		const a = asObject(raw);
+	// dpd_history: one history per account, in the accounts' order. The account's line when the lines
+	// match the accounts as listed (or as counted once each); with no account listed, the lines when
+	// they are as many as the declared total_accounts (a one-account report's single line); else each
+	// account's own (multi-month) history, never its current days past due
+	const lines = dpdHistoryLines(crif.dpd_history);
+	const declaredTotal = toCount(crif.total_accounts);
+	const rawLines = lines !== null && lines.length === rawAccounts.length;
+	const paired = rawAccounts.map((raw, index) => ({
+		raw,
+		line: rawLines ? (lines as string[])[index] : undefined,
+	}));
+	const distinct = distinctAccounts(paired, (entry) => entry.raw);
+	const distinctLines =
+		!rawLines && distinct !== null && lines !== null && lines.length === distinct.length;
+	const entries = (distinct ?? paired).map((entry, index) => ({
+		raw: asObject(entry.raw),
+		line: distinctLines ? (lines as string[])[index] : entry.line,
+	}));
+	const fromLines = rawLines || distinctLines;
+	// an account's months: its line (when the lines match the accounts), else its own history; its own
+	// (multi-month) history next to its line must say the same, or the account's history is unknown
+	const monthsOf = (a: IDataObject, line: string | undefined) => {
 		const own = ownHistory(a);
+		if (!fromLines) return { history: own, months: readHistory(own) };
+		const months = readHistory(line);
+		const agrees = own === undefined || canonical(readHistory(own)) === canonical(months);
+		return { history: line, months: agrees ? months : null };
+	};
+	const accounts: CreditAccount[] = entries.map(({ raw: a, line }) => {
+		const { history, months } = monthsOf(a, line);
 		return {
 			type: toText(a.account_type),
 			lender: toText(a.lender_name),
@@ -786,44 +896,45 @@ function referenceCredit(crif: IDataObject): CreditSummary {
 			status: toStatusWord(a.account_status),
 			openDate: toIsoDate(a.open_date),
 			closeDate: toIsoDate(a.close_date),
-			sanctionedAmount: toNumber(a.sanctioned_amount),
-			outstandingAmount: toNumber(a.outstanding_amount),
-			emiAmount: toNumber(a.emi_amount),
-			overdueAmount: toNumber(a.overdue_amount),
-			...historyFacts(lineOf(index) ?? own),
+			sanctionedAmount: toAmount(a.sanctioned_amount),
+			outstandingAmount: toAmount(a.outstanding_amount),
+			emiAmount: toAmount(a.emi_amount),
+			overdueAmount: toAmount(a.overdue_amount),
+			...historyFacts(history, months),
 		};
 	});
-	// the report's histories, else every account's own; never an account's current days past due
-	const delinquency = knownDelinquency(
-		linesMatch
-			? (lines as string[]).map(readDaysPastDue)
-			: rawAccounts.map((raw) => readDaysPastDue(ownHistory(asObject(raw)))),
-	);
-	return {
+	const histories: Array<HistoryMonth[] | null> =
+		distinct === null
+			? [null]
+			: rawAccounts.length === 0 && lines !== null && lines.length === declaredTotal
+				? lines.map(readHistory)
+				: entries.map(({ raw, line }) => monthsOf(raw, line).months);
+	const facts = knownHistoryFacts(histories);
+	return withoutAccounts({
 		...readScore(crif.credit_score),
 		scoreVersion: toText(crif.score_version),
 		reportDate: toIsoDate(crif.report_date),
 		reportId: toText(crif.report_id),
 		...accountTotals(
-			accounts,
+			distinct === null ? null : accounts,
 			REFERENCE_SUMMARY.some((name) => name in crif),
 			{
-				total: toNumber(crif.total_accounts),
-				active: toNumber(crif.active_accounts),
-				closed: toNumber(crif.closed_accounts),
-				overdue: toNumber(crif.overdue_accounts),
-				outstanding: toNumber(crif.total_outstanding),
-				sanctioned: toNumber(crif.total_sanctioned),
-				overdueAmount: toNumber(crif.total_overdue),
+				total: declaredTotal,
+				active: toCount(crif.active_accounts),
+				closed: toCount(crif.closed_accounts),
+				overdue: toCount(crif.overdue_accounts),
+				outstanding: toAmount(crif.total_outstanding),
+				sanctioned: toAmount(crif.total_sanctioned),
+				overdueAmount: sent(crif.total_overdue) ? toAmount(crif.total_overdue) : undefined,
 			},
 		),
-		...delinquency,
-		enquiriesLast30Days: toNumber(crif.enquiries_last_30_days),
-		enquiriesLast6Months: toNumber(crif.enquiries_last_6_months),
-		lengthOfHistoryMonths: toNumber(crif.length_of_credit_history_months),
+		...facts,
+		enquiriesLast30Days: toCount(crif.enquiries_last_30_days),
+		enquiriesLast6Months: toCount(crif.enquiries_last_6_months),
+		lengthOfHistoryMonths: inRange(crif.length_of_credit_history_months, RANGES.tenureMonths),
 		oldestAccountOpenDate: oldestOpenDate(accounts),
 		accounts,
-	};
+	});
 }
 
 /** A CRIF report object (HEADER, ACCOUNTS-SUMMARY, RESPONSES…) under the sample `credit_report`. */
@@ -833,15 +944,16 @@ function sampleCredit(part: IDataObject): CreditSummary {
 	const summaries = asObject(report['ACCOUNTS-SUMMARY']);
 	const primary = asObject(summaries['PRIMARY-ACCOUNTS-SUMMARY']);
 	const derived = asObject(summaries['DERIVED-ATTRIBUTES']);
-	const score = asObject(report.SCORE);
 	const responseList = asObject(report.RESPONSES).RESPONSE;
 	const list: unknown[] = Array.isArray(responseList)
 		? responseList
 		: isObject(responseList)
 			? [responseList]
 			: [];
-	const loans = list.map((raw) => (isObject(raw) ? raw['LOAN-DETAILS'] : raw));
-	const accounts: CreditAccount[] = loans.map((raw) => {
+	const listed = list.map((raw) => (isObject(raw) ? raw['LOAN-DETAILS'] : raw));
+	// each account once (number and lender); an account listed twice with different facts: unknown
+	const loans = distinctAccounts(listed, (loan) => loan);
+	const accounts: CreditAccount[] = (loans ?? listed).map((raw) => {
 		const loan = asObject(raw);
 		return {
 			type: toText(loan['ACCT-TYPE']),
@@ -850,27 +962,35 @@ function sampleCredit(part: IDataObject): CreditSummary {
 			status: toStatusWord(loan['ACCOUNT-STATUS']),
 			openDate: toIsoDate(loan['DISBURSED-DT']),
 			closeDate: toIsoDate(loan['CLOSED-DATE']),
-			sanctionedAmount: toNumber(first(loan['SANCTIONED-AMT'], loan['DISBURSED-AMT'])),
-			outstandingAmount: toNumber(loan['CURRENT-BAL']),
-			emiAmount: toNumber(loan['INSTALLMENT-AMT']),
-			overdueAmount: toNumber(loan['OVERDUE-AMT']),
-			...historyFacts(field(loan, HISTORY_NAMES)),
+			sanctionedAmount: toAmount(first(loan['SANCTIONED-AMT'], loan['DISBURSED-AMT'])),
+			outstandingAmount: toAmount(loan['CURRENT-BAL']),
+			emiAmount: toAmount(loan['INSTALLMENT-AMT']),
+			overdueAmount: toAmount(loan['OVERDUE-AMT']),
+			...historyFacts(field(loan, HISTORY_NAMES), accountHistory(loan)),
 		};
 	});
-	// CRIF's own summary names (PRIMARY-…) and the shorter ones; the accounts when there is none
-	const summary = (...keys: string[]) => toNumber(first(...keys.map((k) => primary[k])));
-	const lengthYears = toNumber(derived['LENGTH-OF-CREDIT-HISTORY-YEAR']);
-	const lengthMonths = toNumber(derived['LENGTH-OF-CREDIT-HISTORY-MONTH']);
-	return {
+	// CRIF's own summary names (PRIMARY-…) and the shorter ones; the accounts when there is none.
+	// Counts add the secondary summary's (the listed responses hold both), amounts are the primary's
+	const secondary = asObject(summaries['SECONDARY-ACCOUNTS-SUMMARY']);
+	const summary = (...keys: string[]) => toAmount(first(...keys.map((k) => primary[k])));
+	const summaryCount = (...keys: string[]) => {
+		const own = toCount(first(...keys.map((k) => primary[k])));
+		const key = keys.find((k) => k in secondary);
+		if (key === undefined || own === null) return own;
+		const other = toCount(secondary[key]);
+		return other === null ? null : own + other;
+	};
+	const score = asObject(report.SCORE);
+	return withoutAccounts({
 		...readScore(first(part.credit_score, score['SCORE-VALUE'])),
 		scoreVersion: toText(first(score['SCORE-VERSION'], score['SCORE-TYPE'])),
 		reportDate: toIsoDate(first(header['DATE-OF-ISSUE'], header['DATE-OF-REQUEST'])),
 		reportId: toText(header['REPORT-ID']),
-		...accountTotals(accounts, Object.keys(primary).length > 0, {
-			total: summary('NUMBER-OF-ACCOUNTS', 'PRIMARY-NUMBER-OF-ACCOUNTS'),
-			active: summary('ACTIVE-ACCOUNTS', 'PRIMARY-ACTIVE-NUMBER-OF-ACCOUNTS'),
+		...accountTotals(loans === null ? null : accounts, Object.keys(primary).length > 0, {
+			total: summaryCount('NUMBER-OF-ACCOUNTS', 'PRIMARY-NUMBER-OF-ACCOUNTS'),
+			active: summaryCount('ACTIVE-ACCOUNTS', 'PRIMARY-ACTIVE-NUMBER-OF-ACCOUNTS'),
 			closed: null,
-			overdue: summary('OVERDUE-ACCOUNTS', 'PRIMARY-OVERDUE-NUMBER-OF-ACCOUNTS'),
+			overdue: summaryCount('OVERDUE-ACCOUNTS', 'PRIMARY-OVERDUE-NUMBER-OF-ACCOUNTS'),
 			outstanding: summary('TOTAL-CURRENT-BALANCE', 'PRIMARY-CURRENT-BALANCE'),
 			sanctioned: summary(
 				'TOTAL-SANCTIONED-AMT',
@@ -878,18 +998,19 @@ function sampleCredit(part: IDataObject): CreditSummary {
 				'TOTAL-DISBURSED-AMT',
 				'PRIMARY-DISBURSED-AMOUNT',
 			),
-			overdueAmount: summary('TOTAL-AMT-OVERDUE', 'PRIMARY-OVERDUE-AMOUNT'),
+			overdueAmount: sent(first(primary['TOTAL-AMT-OVERDUE'], primary['PRIMARY-OVERDUE-AMOUNT']))
+				? summary('TOTAL-AMT-OVERDUE', 'PRIMARY-OVERDUE-AMOUNT')
+				: undefined,
 		}),
-		...knownDelinquency(loans.map(accountDaysPastDue)),
-		enquiriesLast30Days: toNumber(derived['INQUIRIES-IN-LAST-30-DAYS']),
-		enquiriesLast6Months: toNumber(
+		...knownHistoryFacts(loans === null ? [null] : loans.map(accountHistory)),
+		enquiriesLast30Days: toCount(derived['INQUIRIES-IN-LAST-30-DAYS']),
+		enquiriesLast6Months: toCount(
 			first(derived['INQUIRIES-IN-LAST-SIX-MONTHS'], derived['INQURIES-IN-LAST-SIX-MONTHS']),
 		),
-		lengthOfHistoryMonths:
-			lengthYears === null || lengthMonths === null ? null : lengthYears * 12 + lengthMonths,
+		lengthOfHistoryMonths: crifHistoryMonths(report),
 		oldestAccountOpenDate: oldestOpenDate(accounts),
 		accounts,
-	};
+	});
 }
 
 /**

@@ -164,7 +164,7 @@ const SHOWN_ONLY: Record<string, RegExp> = {
 	'creditReport.getMultiBureauReport':
 		/^bureaus\[[^\]]*\]\.(accountCount|enquiryCount|lengthOfHistoryMonths)$/,
 	'employment.getEpfoRecord':
-		/^(monthlyWage|lastContributionMonth|contributions\..*|passbookTotals\..*)$/,
+		/^(monthlyWage|lastContributionMonth|member\..*|contributions\..*|passbookTotals\..*)$/,
 	'employment.getEpfoRecordWithCredit':
 		/^(monthlyWage|lastContributionMonth|totalOutstanding|contributions\..*|passbookTotals\..*|credit\.(totalAccounts|activeAccounts|overdueAccounts|totalOutstanding|totalSanctioned|totalOverdue|lengthOfHistoryMonths|accounts\[.*))$/,
 	'incomeTaxReturn.getData': /^(filingStatus|status)$/,

@@ -155,9 +155,11 @@ describe.each(Object.entries(DECISION_FIELDS))('%s', (kind, decision) => {
 const REGISTRY_VERDICT = ['decisionReady', 'incomplete', 'declinable', 'adverse', 'decidedOn'];
 
 const V3_DECISION_FIELDS: Record<string, string[]> = {
+	// the bureaus' policy (Bureaus That Must Answer, Payment History Required) in decidedOn (issue 45)
 	'creditReport.getMultiBureauReport': [
 		'decisionReady',
 		'incomplete',
+		'decidedOn',
 		'lowestScore',
 		'highestScore',
 		'maxDaysPastDue',
@@ -166,6 +168,7 @@ const V3_DECISION_FIELDS: Record<string, string[]> = {
 	'creditReport.getMultiBureauReport per bureau': [
 		'decisionReady',
 		'incomplete',
+		'decidedOn',
 		'score',
 		'scoreKind',
 	],

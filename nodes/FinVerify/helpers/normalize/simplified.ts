@@ -254,6 +254,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 			? // one item per bureau: the verdict of the whole answer, then this bureau's facts
 				same(
 					...VERDICT,
+					'decidedOn',
 					'score',
 					'scoreKind',
 					'maxDaysPastDue',
@@ -266,6 +267,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 			: // maxDaysPastDue and delinquentMonths: the worst over every bureau, null unless all are known
 				same(
 					...VERDICT,
+					'decidedOn',
 					'lowestScore',
 					'highestScore',
 					'maxDaysPastDue',

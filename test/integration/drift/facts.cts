@@ -172,7 +172,8 @@ const SHOWN_ONLY: Record<string, RegExp> = {
 	'company.getByCin': /^(employeeCount|latestFinancials\..*|shareholdingSummary\..*)$/,
 	'company.getLlpByLlpin': /^(employeeCount|latestFinancials\..*|shareholdingSummary\..*)$/,
 };
-const shownOnly = (operation: string, field: string) => SHOWN_ONLY[operation]?.test(field) ?? false;
+export const shownOnly = (operation: string, field: string) =>
+	SHOWN_ONLY[operation]?.test(field) ?? false;
 
 /**
  * A month replaced by `XXX` (not reported) leaves a history one month shorter; where another source

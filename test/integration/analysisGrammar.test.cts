@@ -8,29 +8,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { analysisReference, analysisSample, bankAccounts } from '../../sandbox/data/statements.cjs';
-import { Engine, nodeWorkflow, startStubServer } from '../harness/index.cjs';
-import type { StubServer, WorkflowJson } from '../harness/index.cjs';
+import type { WorkflowJson } from '../harness/index.cjs';
+import { versionThreeOutputs, versionThreeWorkflow, withStubService } from './support.cjs';
 
 const PATH = '/api/v1/services/aa-bsa-journey/analysis-json';
-const NODE = 'FinVerify';
 const CLIENT_ID = 'aa_0123456789abcdef01234567';
 
-let engine: Engine;
-let stub: StubServer;
-
-beforeAll(async () => {
-	engine = await Engine.create();
-	stub = await startStubServer();
-	engine.setCredentials({
-		finVerifyApi: {
-			environment: 'custom',
-			baseUrl: stub.url,
-			apiKey: 'k-123456',
-			apiSecret: 's-123456',
-		},
-	});
-});
-afterAll(async () => await stub.close());
+const service = withStubService();
 
 /** A journey of two accounts (the sandbox's accounts of a mobile number that links two). */
 function twoAccounts() {
@@ -63,26 +47,21 @@ const firstAnalysis = (body: ReturnType<typeof sample>) =>
 	};
 
 function getAnalysis(outputMode: 'simplified' | 'normalized' = 'simplified'): WorkflowJson {
-	const wf = nodeWorkflow({
-		parameters: {
-			resource: 'bankStatementJourney',
-			operation: 'getAnalysis',
-			clientId: CLIENT_ID,
-			outputMode,
-		},
+	return versionThreeWorkflow({
+		resource: 'bankStatementJourney',
+		operation: 'getAnalysis',
+		clientId: CLIENT_ID,
+		outputMode,
 	});
-	return { ...wf, nodes: wf.nodes.map((n) => (n.name === NODE ? { ...n, typeVersion: 3 } : n)) };
 }
 
 /** The items on each of the node's outputs after one answer. */
 async function run(body: unknown, outputMode: 'simplified' | 'normalized' = 'simplified') {
-	stub.respond(PATH, { body });
-	const result = await engine.run(getAnalysis(outputMode));
+	service.stub.respond(PATH, { body });
+	const result = await service.run(getAnalysis(outputMode));
 	expect(result.error).toBeUndefined();
-	return {
-		complete: result.output(NODE, 0).map((i) => i.json),
-		incomplete: result.output(NODE, 1).map((i) => i.json),
-	};
+	const { complete, incomplete } = versionThreeOutputs(result);
+	return { complete, incomplete };
 }
 
 describe('well-formed answers leave on Complete', () => {

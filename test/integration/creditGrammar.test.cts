@@ -8,18 +8,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, nodeWorkflow, startStubServer } from '../harness/index.cjs';
-import type { StubServer, WorkflowJson } from '../harness/index.cjs';
+import type { WorkflowJson } from '../harness/index.cjs';
+import { versionThreeOutputs, versionThreeWorkflow, withStubService } from './support.cjs';
 
-const NODE = 'FinVerify';
 const MULTI_BUREAU = '/api/v1/services/multi-bureau/fetch';
 const EPFO_CREDIT = '/api/v1/services/epfo-crif-combined/fetch';
 
 /** A single FinVerify node at version 3 with `parameters`. */
-function v3(parameters: IDataObject): WorkflowJson {
-	const wf = nodeWorkflow({ parameters: { ...parameters, requestOptions: { maxRetries: 0 } } });
-	return { ...wf, nodes: wf.nodes.map((n) => (n.name === NODE ? { ...n, typeVersion: 3 } : n)) };
-}
+const v3 = (parameters: IDataObject): WorkflowJson =>
+	versionThreeWorkflow({ ...parameters, requestOptions: { maxRetries: 0 } });
 
 const multiBureau = (outputMode: string) =>
 	v3({
@@ -113,27 +110,19 @@ const epfoCreditBody = (crif: object) => ({
 });
 
 describe('credit grammar through the engine (version 3)', () => {
-	let engine: Engine;
-	let stub: StubServer;
-	beforeAll(async () => {
-		engine = await Engine.create();
-		stub = await startStubServer();
-		engine.setCredentials({
-			finVerifyApi: { environment: 'custom', baseUrl: stub.url, apiKey: 'k', apiSecret: 's' },
-		});
-	});
-	afterAll(async () => await stub.close());
+	const service = withStubService();
 
 	/** The items of the Complete (0) and Incomplete (1) outputs. */
 	async function run(wf: WorkflowJson) {
-		const result = await engine.run(wf);
+		const result = await service.run(wf);
 		expect(result.error).toBeUndefined();
-		return { complete: result.json(NODE, 0), incomplete: result.json(NODE, 1) };
+		const { complete, incomplete } = versionThreeOutputs(result);
+		return { complete, incomplete };
 	}
 
 	test('Multi-Bureau: CRIF `030/SUB` and `XXX/SUB` read 90 days past due, SUB named; ready', async () => {
 		for (const month of ['030/SUB', 'XXX/SUB']) {
-			stub.respond(MULTI_BUREAU, {
+			service.stub.respond(MULTI_BUREAU, {
 				body: multiBureauBody(
 					cibilEntry('000030000', '000000000'),
 					crifEntry(crifLoan('X1', `03:2025,${month}|02:2025,030/XXX|01:2025,STD/XXX`)),
@@ -153,7 +142,7 @@ describe('credit grammar through the engine (version 3)', () => {
 	});
 
 	test('Multi-Bureau: a 4-character CIBIL month is unknown, never 3 days: Incomplete output', async () => {
-		stub.respond(MULTI_BUREAU, {
+		service.stub.respond(MULTI_BUREAU, {
 			body: multiBureauBody(
 				cibilEntry('0000030000', '000000000'),
 				crifEntry(crifLoan('X1', '03:2025,STD/XXX|02:2025,STD/XXX')),
@@ -170,7 +159,7 @@ describe('credit grammar through the engine (version 3)', () => {
 
 	test('Multi-Bureau: the same account listed twice counts once (delinquent months not doubled)', async () => {
 		const loan = crifLoan('X1', '03:2025,030/XXX|02:2025,STD/XXX');
-		stub.respond(MULTI_BUREAU, {
+		service.stub.respond(MULTI_BUREAU, {
 			body: multiBureauBody(cibilEntry('000000000'), crifEntry(loan, loan)),
 		});
 		const { complete } = await run(multiBureau('normalized'));
@@ -184,7 +173,7 @@ describe('credit grammar through the engine (version 3)', () => {
 	});
 
 	test('Multi-Bureau: one account listed twice with different histories: Incomplete', async () => {
-		stub.respond(MULTI_BUREAU, {
+		service.stub.respond(MULTI_BUREAU, {
 			body: multiBureauBody(
 				cibilEntry('000000000'),
 				crifEntry(
@@ -225,7 +214,7 @@ describe('credit grammar through the engine (version 3)', () => {
 	});
 
 	test("EPFO with Credit: a one-account report's single-line dpd_history is read (30, ready)", async () => {
-		stub.respond(EPFO_CREDIT, {
+		service.stub.respond(EPFO_CREDIT, {
 			body: epfoCreditBody(crifPart({ dpd_history: '000000000030000000', accounts: [account] })),
 		});
 		for (const mode of ['simplified', 'normalized']) {
@@ -238,7 +227,7 @@ describe('credit grammar through the engine (version 3)', () => {
 	});
 
 	test('EPFO with Credit: 030/SUB in dpd_history reads 90 (ready); a lone current DPD is refused', async () => {
-		stub.respond(EPFO_CREDIT, {
+		service.stub.respond(EPFO_CREDIT, {
 			body: epfoCreditBody(crifPart({ dpd_history: '000|030/SUB|000', accounts: [account] })),
 		});
 		const ready = await run(epfoWithCredit('normalized'));
@@ -248,7 +237,7 @@ describe('credit grammar through the engine (version 3)', () => {
 		});
 
 		// no dpd_history: the account's `dpd: "30"` is its current days past due, not a history
-		stub.respond(EPFO_CREDIT, { body: epfoCreditBody(crifPart({ accounts: [account] })) });
+		service.stub.respond(EPFO_CREDIT, { body: epfoCreditBody(crifPart({ accounts: [account] })) });
 		const refused = await run(epfoWithCredit('normalized'));
 		expect(refused.complete).toEqual([]);
 		expect(refused.incomplete[0]).toMatchObject({

@@ -38,6 +38,13 @@ const sample = () =>
 	structuredClone(analysisSample(view as never, accounts)) as {
 		data: { total_accounts: number; accounts: Array<IDataObject & { analysis_json: IDataObject }> };
 	};
+/** The sample layout with the first account alone (total_accounts 1). */
+function oneAccountSample() {
+	const body = sample();
+	body.data.accounts = [body.data.accounts[0]];
+	body.data.total_accounts = 1;
+	return body;
+}
 const firstAnalysis = (body: ReturnType<typeof sample>) =>
 	body.data.accounts[0].analysis_json as {
 		health_score: IDataObject;
@@ -148,9 +155,7 @@ describe('misread facts are unknown and leave on Incomplete', () => {
 
 	test('suspicious credits counted 1 with the list empty: unknown, not false', async () => {
 		// one account: a suspicious credit another account shows would make the flag true, known
-		const body = sample();
-		body.data.accounts = [body.data.accounts[0]];
-		body.data.total_accounts = 1;
+		const body = oneAccountSample();
 		const suspicious = firstAnalysis(body).suspicious_transactions;
 		suspicious.suspicious_credits = [];
 		suspicious.summary.total_suspicious_credits = 1;
@@ -163,9 +168,7 @@ describe('misread facts are unknown and leave on Incomplete', () => {
 	});
 
 	test('a repeated account is counted once: the average monthly balance is not summed over it', async () => {
-		const once = sample();
-		once.data.accounts = [once.data.accounts[0]];
-		once.data.total_accounts = 1;
+		const once = oneAccountSample();
 		const [alone] = (await run(once, 'normalized')).complete;
 		const twice = sample();
 		twice.data.accounts = [

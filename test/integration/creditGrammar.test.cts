@@ -39,27 +39,30 @@ const epfoWithCredit = (outputMode: string) =>
 		outputMode,
 	});
 
-const cibilEntry = (...paymentHistories: string[]) => ({
+/** One bureau's entry of a multi-bureau answer: its score and report. */
+const bureauEntry = (creditScore: string, creditReport: object) => ({
 	success: true,
 	message: 'Success',
 	credit_report_link: '',
 	data: {
 		name: 'PRIYA SHARMA',
 		pan: 'ABCDE1234F',
-		credit_score: '742',
-		credit_report: {
-			consumerCreditData: [
-				{
-					accounts: paymentHistories.map((paymentHistory, i) => ({
-						index: `T00${i + 1}`,
-						memberShortName: 'HDFC BANK',
-						paymentHistory,
-					})),
-				},
-			],
-		},
+		credit_score: creditScore,
+		credit_report: creditReport,
 	},
 });
+const cibilEntry = (...paymentHistories: string[]) =>
+	bureauEntry('742', {
+		consumerCreditData: [
+			{
+				accounts: paymentHistories.map((paymentHistory, i) => ({
+					index: `T00${i + 1}`,
+					memberShortName: 'HDFC BANK',
+					paymentHistory,
+				})),
+			},
+		],
+	});
 const crifLoan = (number: string, history: string) => ({
 	'LOAN-DETAILS': {
 		'ACCT-NUMBER': number,
@@ -69,17 +72,9 @@ const crifLoan = (number: string, history: string) => ({
 		'COMBINED-PAYMENT-HISTORY': history,
 	},
 });
-const crifEntry = (...loans: object[]) => ({
-	success: true,
-	message: 'Success',
-	credit_report_link: '',
-	data: {
-		name: 'PRIYA SHARMA',
-		pan: 'ABCDE1234F',
-		credit_score: '731',
-		credit_report: { SCORE: { 'SCORE-VALUE': '731' }, RESPONSES: { RESPONSE: loans } },
-	},
-});
+const crifEntry = (...loans: object[]) =>
+	bureauEntry('731', { SCORE: { 'SCORE-VALUE': '731' }, RESPONSES: { RESPONSE: loans } });
+
 const multiBureauBody = (cibil: object, crif: object) => ({
 	success: true,
 	status_code: 200,

@@ -8,29 +8,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { analysisReference, analysisSample, bankAccounts } from '../../sandbox/data/statements.cjs';
-import { Engine, nodeWorkflow, startStubServer } from '../harness/index.cjs';
-import type { StubServer, WorkflowJson } from '../harness/index.cjs';
+import type { WorkflowJson } from '../harness/index.cjs';
+import { versionThreeOutputs, versionThreeWorkflow, withStubService } from './support.cjs';
 
 const PATH = '/api/v1/services/aa-bsa-journey/analysis-json';
-const NODE = 'FinVerify';
 const CLIENT_ID = 'aa_0123456789abcdef01234567';
 
-let engine: Engine;
-let stub: StubServer;
-
-beforeAll(async () => {
-	engine = await Engine.create();
-	stub = await startStubServer();
-	engine.setCredentials({
-		finVerifyApi: {
-			environment: 'custom',
-			baseUrl: stub.url,
-			apiKey: 'k-123456',
-			apiSecret: 's-123456',
-		},
-	});
-});
-afterAll(async () => await stub.close());
+const service = withStubService();
 
 /** A journey of two accounts (the sandbox's accounts of a mobile number that links two). */
 function twoAccounts() {
@@ -54,6 +38,13 @@ const sample = () =>
 	structuredClone(analysisSample(view as never, accounts)) as {
 		data: { total_accounts: number; accounts: Array<IDataObject & { analysis_json: IDataObject }> };
 	};
+/** The sample layout with the first account alone (total_accounts 1). */
+function oneAccountSample() {
+	const body = sample();
+	body.data.accounts = [body.data.accounts[0]];
+	body.data.total_accounts = 1;
+	return body;
+}
 const firstAnalysis = (body: ReturnType<typeof sample>) =>
 	body.data.accounts[0].analysis_json as {
 		health_score: IDataObject;
@@ -63,26 +54,21 @@ const firstAnalysis = (body: ReturnType<typeof sample>) =>
 	};
 
 function getAnalysis(outputMode: 'simplified' | 'normalized' = 'simplified'): WorkflowJson {
-	const wf = nodeWorkflow({
-		parameters: {
-			resource: 'bankStatementJourney',
-			operation: 'getAnalysis',
-			clientId: CLIENT_ID,
-			outputMode,
-		},
+	return versionThreeWorkflow({
+		resource: 'bankStatementJourney',
+		operation: 'getAnalysis',
+		clientId: CLIENT_ID,
+		outputMode,
 	});
-	return { ...wf, nodes: wf.nodes.map((n) => (n.name === NODE ? { ...n, typeVersion: 3 } : n)) };
 }
 
 /** The items on each of the node's outputs after one answer. */
 async function run(body: unknown, outputMode: 'simplified' | 'normalized' = 'simplified') {
-	stub.respond(PATH, { body });
-	const result = await engine.run(getAnalysis(outputMode));
+	service.stub.respond(PATH, { body });
+	const result = await service.run(getAnalysis(outputMode));
 	expect(result.error).toBeUndefined();
-	return {
-		complete: result.output(NODE, 0).map((i) => i.json),
-		incomplete: result.output(NODE, 1).map((i) => i.json),
-	};
+	const { complete, incomplete } = versionThreeOutputs(result);
+	return { complete, incomplete };
 }
 
 describe('well-formed answers leave on Complete', () => {
@@ -169,9 +155,7 @@ describe('misread facts are unknown and leave on Incomplete', () => {
 
 	test('suspicious credits counted 1 with the list empty: unknown, not false', async () => {
 		// one account: a suspicious credit another account shows would make the flag true, known
-		const body = sample();
-		body.data.accounts = [body.data.accounts[0]];
-		body.data.total_accounts = 1;
+		const body = oneAccountSample();
 		const suspicious = firstAnalysis(body).suspicious_transactions;
 		suspicious.suspicious_credits = [];
 		suspicious.summary.total_suspicious_credits = 1;
@@ -184,9 +168,7 @@ describe('misread facts are unknown and leave on Incomplete', () => {
 	});
 
 	test('a repeated account is counted once: the average monthly balance is not summed over it', async () => {
-		const once = sample();
-		once.data.accounts = [once.data.accounts[0]];
-		once.data.total_accounts = 1;
+		const once = oneAccountSample();
 		const [alone] = (await run(once, 'normalized')).complete;
 		const twice = sample();
 		twice.data.accounts = [

@@ -8,18 +8,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, nodeWorkflow, startStubServer } from '../harness/index.cjs';
-import type { StubServer, WorkflowJson } from '../harness/index.cjs';
+import type { WorkflowJson } from '../harness/index.cjs';
+import { versionThreeOutputs, versionThreeWorkflow, withStubService } from './support.cjs';
 
-const NODE = 'FinVerify';
 const MULTI_BUREAU = '/api/v1/services/multi-bureau/fetch';
 const EPFO_CREDIT = '/api/v1/services/epfo-crif-combined/fetch';
 
 /** A single FinVerify node at version 3 with `parameters`. */
-function v3(parameters: IDataObject): WorkflowJson {
-	const wf = nodeWorkflow({ parameters: { ...parameters, requestOptions: { maxRetries: 0 } } });
-	return { ...wf, nodes: wf.nodes.map((n) => (n.name === NODE ? { ...n, typeVersion: 3 } : n)) };
-}
+const v3 = (parameters: IDataObject): WorkflowJson =>
+	versionThreeWorkflow({ ...parameters, requestOptions: { maxRetries: 0 } });
 
 const multiBureau = (outputMode: string) =>
 	v3({
@@ -42,27 +39,30 @@ const epfoWithCredit = (outputMode: string) =>
 		outputMode,
 	});
 
-const cibilEntry = (...paymentHistories: string[]) => ({
+/** One bureau's entry of a multi-bureau answer: its score and report. */
+const bureauEntry = (creditScore: string, creditReport: object) => ({
 	success: true,
 	message: 'Success',
 	credit_report_link: '',
 	data: {
 		name: 'PRIYA SHARMA',
 		pan: 'ABCDE1234F',
-		credit_score: '742',
-		credit_report: {
-			consumerCreditData: [
-				{
-					accounts: paymentHistories.map((paymentHistory, i) => ({
-						index: `T00${i + 1}`,
-						memberShortName: 'HDFC BANK',
-						paymentHistory,
-					})),
-				},
-			],
-		},
+		credit_score: creditScore,
+		credit_report: creditReport,
 	},
 });
+const cibilEntry = (...paymentHistories: string[]) =>
+	bureauEntry('742', {
+		consumerCreditData: [
+			{
+				accounts: paymentHistories.map((paymentHistory, i) => ({
+					index: `T00${i + 1}`,
+					memberShortName: 'HDFC BANK',
+					paymentHistory,
+				})),
+			},
+		],
+	});
 const crifLoan = (number: string, history: string) => ({
 	'LOAN-DETAILS': {
 		'ACCT-NUMBER': number,
@@ -72,17 +72,9 @@ const crifLoan = (number: string, history: string) => ({
 		'COMBINED-PAYMENT-HISTORY': history,
 	},
 });
-const crifEntry = (...loans: object[]) => ({
-	success: true,
-	message: 'Success',
-	credit_report_link: '',
-	data: {
-		name: 'PRIYA SHARMA',
-		pan: 'ABCDE1234F',
-		credit_score: '731',
-		credit_report: { SCORE: { 'SCORE-VALUE': '731' }, RESPONSES: { RESPONSE: loans } },
-	},
-});
+const crifEntry = (...loans: object[]) =>
+	bureauEntry('731', { SCORE: { 'SCORE-VALUE': '731' }, RESPONSES: { RESPONSE: loans } });
+
 const multiBureauBody = (cibil: object, crif: object) => ({
 	success: true,
 	status_code: 200,
@@ -113,27 +105,19 @@ const epfoCreditBody = (crif: object) => ({
 });
 
 describe('credit grammar through the engine (version 3)', () => {
-	let engine: Engine;
-	let stub: StubServer;
-	beforeAll(async () => {
-		engine = await Engine.create();
-		stub = await startStubServer();
-		engine.setCredentials({
-			finVerifyApi: { environment: 'custom', baseUrl: stub.url, apiKey: 'k', apiSecret: 's' },
-		});
-	});
-	afterAll(async () => await stub.close());
+	const service = withStubService();
 
 	/** The items of the Complete (0) and Incomplete (1) outputs. */
 	async function run(wf: WorkflowJson) {
-		const result = await engine.run(wf);
+		const result = await service.run(wf);
 		expect(result.error).toBeUndefined();
-		return { complete: result.json(NODE, 0), incomplete: result.json(NODE, 1) };
+		const { complete, incomplete } = versionThreeOutputs(result);
+		return { complete, incomplete };
 	}
 
 	test('Multi-Bureau: CRIF `030/SUB` and `XXX/SUB` read 90 days past due, SUB named; ready', async () => {
 		for (const month of ['030/SUB', 'XXX/SUB']) {
-			stub.respond(MULTI_BUREAU, {
+			service.stub.respond(MULTI_BUREAU, {
 				body: multiBureauBody(
 					cibilEntry('000030000', '000000000'),
 					crifEntry(crifLoan('X1', `03:2025,${month}|02:2025,030/XXX|01:2025,STD/XXX`)),
@@ -153,7 +137,7 @@ describe('credit grammar through the engine (version 3)', () => {
 	});
 
 	test('Multi-Bureau: a 4-character CIBIL month is unknown, never 3 days: Incomplete output', async () => {
-		stub.respond(MULTI_BUREAU, {
+		service.stub.respond(MULTI_BUREAU, {
 			body: multiBureauBody(
 				cibilEntry('0000030000', '000000000'),
 				crifEntry(crifLoan('X1', '03:2025,STD/XXX|02:2025,STD/XXX')),
@@ -170,7 +154,7 @@ describe('credit grammar through the engine (version 3)', () => {
 
 	test('Multi-Bureau: the same account listed twice counts once (delinquent months not doubled)', async () => {
 		const loan = crifLoan('X1', '03:2025,030/XXX|02:2025,STD/XXX');
-		stub.respond(MULTI_BUREAU, {
+		service.stub.respond(MULTI_BUREAU, {
 			body: multiBureauBody(cibilEntry('000000000'), crifEntry(loan, loan)),
 		});
 		const { complete } = await run(multiBureau('normalized'));
@@ -184,7 +168,7 @@ describe('credit grammar through the engine (version 3)', () => {
 	});
 
 	test('Multi-Bureau: one account listed twice with different histories: Incomplete', async () => {
-		stub.respond(MULTI_BUREAU, {
+		service.stub.respond(MULTI_BUREAU, {
 			body: multiBureauBody(
 				cibilEntry('000000000'),
 				crifEntry(
@@ -225,7 +209,7 @@ describe('credit grammar through the engine (version 3)', () => {
 	});
 
 	test("EPFO with Credit: a one-account report's single-line dpd_history is read (30, ready)", async () => {
-		stub.respond(EPFO_CREDIT, {
+		service.stub.respond(EPFO_CREDIT, {
 			body: epfoCreditBody(crifPart({ dpd_history: '000000000030000000', accounts: [account] })),
 		});
 		for (const mode of ['simplified', 'normalized']) {
@@ -238,7 +222,7 @@ describe('credit grammar through the engine (version 3)', () => {
 	});
 
 	test('EPFO with Credit: 030/SUB in dpd_history reads 90 (ready); a lone current DPD is refused', async () => {
-		stub.respond(EPFO_CREDIT, {
+		service.stub.respond(EPFO_CREDIT, {
 			body: epfoCreditBody(crifPart({ dpd_history: '000|030/SUB|000', accounts: [account] })),
 		});
 		const ready = await run(epfoWithCredit('normalized'));
@@ -248,7 +232,7 @@ describe('credit grammar through the engine (version 3)', () => {
 		});
 
 		// no dpd_history: the account's `dpd: "30"` is its current days past due, not a history
-		stub.respond(EPFO_CREDIT, { body: epfoCreditBody(crifPart({ accounts: [account] })) });
+		service.stub.respond(EPFO_CREDIT, { body: epfoCreditBody(crifPart({ accounts: [account] })) });
 		const refused = await run(epfoWithCredit('normalized'));
 		expect(refused.complete).toEqual([]);
 		expect(refused.incomplete[0]).toMatchObject({

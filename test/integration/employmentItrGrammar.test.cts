@@ -9,11 +9,10 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { checkNodeOutput } from '../contract/outputSchemas.cjs';
-import { Engine, nodeWorkflow, startStubServer } from '../harness/index.cjs';
-import type { RunResult, StubServer, WorkflowJson } from '../harness/index.cjs';
+import type { RunResult, WorkflowJson } from '../harness/index.cjs';
 import { epfoCrifReference, epfoRecord } from '../../sandbox/data/epfo.cjs';
 import { itrReference, itrSample } from '../../sandbox/data/itr.cjs';
-import { NODE } from './support.cjs';
+import { NODE, versionThreeOutputs, versionThreeWorkflow, withStubService } from './support.cjs';
 
 const SERVICES = '/api/v1/services';
 const EPFO_PATH = `${SERVICES}/epfo-combined/fetch`;
@@ -22,22 +21,11 @@ const ITR_PATH = `${SERVICES}/itr-analyzer/data`;
 const MOBILE = '9876543210';
 const JOB_ID = 'itr_0123456789abcdef01234567';
 
-let engine: Engine;
-let stub: StubServer;
-beforeAll(async () => {
-	engine = await Engine.create();
-	stub = await startStubServer();
-	engine.setCredentials({
-		finVerifyApi: { environment: 'custom', baseUrl: stub.url, apiKey: 'k', apiSecret: 's' },
-	});
-});
-afterAll(async () => await stub.close());
+const service = withStubService();
 
 /** A single FinVerify node at version 3 with `parameters`. */
-function v3(parameters: IDataObject): WorkflowJson {
-	const wf = nodeWorkflow({ parameters: { requestOptions: { maxRetries: 0 }, ...parameters } });
-	return { ...wf, nodes: wf.nodes.map((n) => (n.name === NODE ? { ...n, typeVersion: 3 } : n)) };
-}
+const v3 = (parameters: IDataObject): WorkflowJson =>
+	versionThreeWorkflow({ requestOptions: { maxRetries: 0 }, ...parameters });
 
 const epfoRun = (extra: IDataObject = {}) =>
 	v3({ resource: 'employment', operation: 'getEpfoRecord', mobileNumber: MOBILE, ...extra });
@@ -54,8 +42,8 @@ const itrRun = (extra: IDataObject = {}) =>
 
 /** Runs `workflow` with the stub answering `path` with `body`; both outputs checked against the schemas. */
 async function run(workflow: WorkflowJson, path: string, body: unknown): Promise<RunResult> {
-	stub.respond(path, { body });
-	const result = await engine.run(workflow);
+	service.stub.respond(path, { body });
+	const result = await service.run(workflow);
 	expect(result.error).toBeUndefined();
 	const node = workflow.nodes.find((n) => n.name === NODE) as INode;
 	for (const output of [0, 1]) checkNodeOutput(node, result.json(NODE, output));
@@ -64,7 +52,8 @@ async function run(workflow: WorkflowJson, path: string, body: unknown): Promise
 
 /** The one item of a run, and which output it came on (0: complete, 1: Incomplete). */
 function only(result: RunResult): { output: number; json: IDataObject } {
-	const outputs = [result.json(NODE, 0), result.json(NODE, 1)];
+	const { complete, incomplete } = versionThreeOutputs(result);
+	const outputs = [complete, incomplete];
 	expect(outputs.flat()).toHaveLength(1);
 	const output = outputs[0].length === 1 ? 0 : 1;
 	return { output, json: outputs[output][0] };
@@ -265,8 +254,8 @@ describe('Get ITR Data (version 3)', () => {
 		expect(normalized).toMatchObject({ output: 1, json: { latestFiling: null } });
 
 		// split: every filing on the Incomplete output with the whole answer's verdict
-		stub.respond(ITR_PATH, { body });
-		const split = await engine.run(
+		service.stub.respond(ITR_PATH, { body });
+		const split = await service.run(
 			itrRun({ outputMode: 'normalized', options: { splitFilings: true } }),
 		);
 		expect(split.json(NODE, 0)).toHaveLength(0);
@@ -290,7 +279,9 @@ describe('Get ITR Data (version 3)', () => {
 	});
 
 	test('the sample shape: a return listed twice counts once, ready', async () => {
-		const sample = copy(itrSample({ jobId: JOB_ID }, (ack) => `${stub.url}/files/${ack}`)) as Body;
+		const sample = copy(
+			itrSample({ jobId: JOB_ID }, (ack) => `${service.stub.url}/files/${ack}`),
+		) as Body;
 		const complete = only(await run(itrRun(), ITR_PATH, sample));
 		expect(complete.output).toBe(0);
 		const filings = sample.data.filings as IDataObject[];

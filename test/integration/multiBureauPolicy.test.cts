@@ -11,20 +11,13 @@
  *   (a known delinquency elsewhere is never hidden): lowestScore is the lowest known score;
  * - a named bureau that Bureaus does not request is a configuration error, nothing is sent.
  */
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import {
-	Engine,
-	nodeWorkflow,
-	startStubServer,
-	type StubRequest,
-	type StubServer,
-	type WorkflowJson,
-} from '../harness/index.cjs';
+import { type StubRequest, type WorkflowJson } from '../harness/index.cjs';
 import { checkNodeOutput } from '../contract/outputSchemas.cjs';
 import { multiBureauReference, scoreOf } from '../../sandbox/data/bureau.cjs';
+import { NODE, versionThreeOutputs, versionThreeWorkflow, withStubService } from './support.cjs';
 
-const NODE = 'FinVerify';
 const BUREAUS = ['cibil', 'experian', 'crif'] as const;
 const PAN = {
 	complete: 'ABCPM1001K',
@@ -60,27 +53,20 @@ function body(pan: string): Body {
 	return answer;
 }
 
-let engine: Engine;
-let stub: StubServer;
+const service = withStubService();
 const sent: string[] = [];
 
-beforeAll(async () => {
-	engine = await Engine.create();
-	stub = await startStubServer();
-	engine.setCredentials({
-		finVerifyApi: { environment: 'custom', baseUrl: stub.url, apiKey: 'k', apiSecret: 's' },
-	});
-	stub.answer('/api/v1/services/multi-bureau/fetch', (request: StubRequest) => {
+beforeAll(() => {
+	service.stub.answer('/api/v1/services/multi-bureau/fetch', (request: StubRequest) => {
 		const pan = String((request.body as IDataObject).pan);
 		sent.push(pan);
 		return { body: body(pan) };
 	});
 });
-afterAll(async () => await stub?.close());
 
 function flow(pans: string[], policy: IDataObject, options: IDataObject = {}): WorkflowJson {
-	const wf = nodeWorkflow({
-		parameters: {
+	return versionThreeWorkflow(
+		{
 			resource: 'creditReport',
 			operation: 'getMultiBureauReport',
 			pan: '={{ $json.pan }}',
@@ -92,19 +78,18 @@ function flow(pans: string[], policy: IDataObject, options: IDataObject = {}): W
 			options,
 			...policy,
 		},
-		items: pans.map((pan) => ({ pan })),
-	});
-	wf.nodes = wf.nodes.map((n): INode => (n.name === NODE ? { ...n, typeVersion: 3 } : n));
-	return wf;
+		pans.map((pan) => ({ pan })),
+	);
 }
 
 /** Each PAN's item, from the Complete (0) and Incomplete (1) outputs, with where it left. */
 async function run(pans: string[], policy: IDataObject, options: IDataObject = {}) {
 	const wf = flow(pans, policy, options);
-	const result = await engine.run(wf);
+	const result = await service.run(wf);
 	expect(result.error).toBeUndefined();
 	const node = wf.nodes.find((n) => n.name === NODE)!;
-	const outputs = [result.json(NODE, 0), result.json(NODE, 1)];
+	const { complete, incomplete } = versionThreeOutputs(result);
+	const outputs = [complete, incomplete];
 	for (const items of outputs) checkNodeOutput(node, items);
 	// each item traced to its input by n8n's pairing (the PAN is masked, or null in an answer of no report)
 	const task = result.run.data.resultData.runData[NODE][0];
@@ -252,7 +237,7 @@ test('split into one item per bureau: every item carries the verdict and decided
 		{ bureausMustAnswer: 'atLeastOne' },
 		{ splitIntoItems: true },
 	);
-	const result = await engine.run(wf);
+	const result = await service.run(wf);
 	expect(result.error).toBeUndefined();
 	const items = result.json(NODE, 0);
 	expect(items).toHaveLength(3);
@@ -272,7 +257,7 @@ test('a named bureau that Bureaus does not request: a configuration error on the
 		mustAnswerBureaus: ['equifax'],
 		requestOptions: { failNodeWhen: 'never' },
 	});
-	const result = await engine.run(wf);
+	const result = await service.run(wf);
 	expect(result.error).toBeUndefined();
 	const failed = result.json(NODE, 2);
 	expect(failed).toHaveLength(1);

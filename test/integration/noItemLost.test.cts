@@ -17,17 +17,14 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import {
 	CREDENTIAL_REF,
-	Engine,
 	FINVERIFY_NODE,
-	startStubServer,
 	type RunResult,
-	type StubServer,
 	type WorkflowJson,
 } from '../harness/index.cjs';
-import { loadBaseNodes } from '../harness/baseNodes.cjs';
 import { NameRegistry, companySample } from '../../sandbox/data/corporate.cjs';
 import { configuredOutputs } from '../../nodes/FinVerify/FinVerify.node';
 import { DECISION_OPERATIONS } from '../../nodes/FinVerify/helpers/normalize/decision';
+import { customCredentials, withStubService } from './support.cjs';
 
 const GOOD = 'U72200KA2015PTC081201';
 const REFUSED = 'U72200KA2015PTC081202';
@@ -124,8 +121,7 @@ function outcomes(result: RunResult): Record<string, string[]> {
 	return seen;
 }
 
-let engine: Engine;
-let stub: StubServer;
+const service = withStubService({ baseNodes: true });
 
 /** Sets every risk flag the answer leaves unknown (null) to false: a complete answer. */
 function knowAllFlags(value: unknown): void {
@@ -139,7 +135,7 @@ function knowAllFlags(value: unknown): void {
 }
 
 function answerByCin() {
-	stub.answer(CIN_PATH, (request) => {
+	service.stub.answer(CIN_PATH, (request) => {
 		const cin = String((request.body as IDataObject).cin);
 		if (cin === REFUSED)
 			return {
@@ -160,15 +156,6 @@ function answerByCin() {
 	});
 }
 
-beforeAll(async () => {
-	engine = await Engine.create();
-	loadBaseNodes(engine.nodeTypes);
-	stub = await startStubServer();
-	engine.setCredentials({
-		finVerifyApi: { environment: 'custom', baseUrl: stub.url, apiKey: 'k', apiSecret: 's' },
-	});
-});
-afterAll(async () => await stub?.close());
 beforeEach(() => answerByCin());
 
 describe('fixed output positions (version 3)', () => {
@@ -220,7 +207,7 @@ describe('fixed output positions (version 3)', () => {
 	test.each(choices)(
 		'Incomplete Answers %s, Output %s: the same wires, each carrying its own kind; no applicant lost',
 		async (incompleteAnswers, outputMode) => {
-			const result = await engine.run(flow({ parameters: { incompleteAnswers, outputMode } }));
+			const result = await service.run(flow({ parameters: { incompleteAnswers, outputMode } }));
 			expect(result.error).toBeUndefined();
 			// every applicant on exactly one branch
 			expect(outcomes(result)).toEqual({
@@ -246,7 +233,7 @@ describe('fixed output positions (version 3)', () => {
 
 describe('an output with nothing connected', () => {
 	test('all wired: every applicant reaches a branch, the run succeeds, the custom data names the failed and incomplete', async () => {
-		const result = await engine.run(flow());
+		const result = await service.run(flow());
 		expect(result.error).toBeUndefined();
 		expect(outcomes(result)).toEqual({
 			[GOOD]: ['Approve'],
@@ -270,7 +257,7 @@ describe('an output with nothing connected', () => {
 		'%s unwired: the workflow stops, red, naming the output and the item',
 		async (unwired, name, item) => {
 			const wired = (['complete', 'incomplete', 'failed'] as Wire[]).filter((w) => w !== unwired);
-			const result = await engine.run(flow({ wired }));
+			const result = await service.run(flow({ wired }));
 			expect(result.error?.message).toBe(
 				`1 item went to the ${name} output, which has nothing connected: ${item}`,
 			);
@@ -284,13 +271,13 @@ describe('an output with nothing connected', () => {
 	);
 
 	test('unwired but empty: no stop (only items sent there count)', async () => {
-		const result = await engine.run(flow({ wired: ['complete', 'incomplete'], cins: [GOOD] }));
+		const result = await service.run(flow({ wired: ['complete', 'incomplete'], cins: [GOOD] }));
 		expect(result.error).toBeUndefined();
 		expect(outcomes(result)).toEqual({ [GOOD]: ['Approve'] });
 	});
 
 	test('the lone node run by hand: a warning in the output panel, no stop', async () => {
-		const result = await engine.run(flow({ wired: [] }));
+		const result = await service.run(flow({ wired: [] }));
 		expect(result.error).toBeUndefined();
 		const hints = result.run.data.resultData.runData.FinVerify[0].hints ?? [];
 		expect(hints.map((h) => h.message).join(' ')).toContain(
@@ -299,7 +286,7 @@ describe('an output with nothing connected', () => {
 	});
 
 	test('the lone node in a production run: its Failed and Incomplete items stop it, its Complete are the result', async () => {
-		const result = await engine.run(flow({ wired: [] }), { mode: 'trigger' });
+		const result = await service.run(flow({ wired: [] }), { mode: 'trigger' });
 		expect(result.error?.message).toBe(
 			`1 item went to the Incomplete output, which has nothing connected: item 3 (CIN ${INCOMPLETE}); ` +
 				`1 item went to the Failed output, which has nothing connected: item 2 (CIN ${REFUSED})`,
@@ -307,7 +294,7 @@ describe('an output with nothing connected', () => {
 	});
 
 	test("Follow On Error with Continue (using error output): n8n's error output unwired cannot end red; a hint names it", async () => {
-		const result = await engine.run(
+		const result = await service.run(
 			flow({
 				wired: ['complete', 'incomplete'],
 				onError: 'continueErrorOutput',
@@ -334,51 +321,43 @@ async function closedPort(): Promise<number> {
 describe('an outage is a stop, Fail the Node When Items Fail at Never', () => {
 	const never = { requestOptions: { maxRetries: 1, failNodeWhen: 'never', timeout: 1000 } };
 
-	afterEach(() =>
-		engine.setCredentials({
-			finVerifyApi: { environment: 'custom', baseUrl: stub.url, apiKey: 'k', apiSecret: 's' },
-		}),
-	);
+	afterEach(() => service.engine.setCredentials(customCredentials(service.stub.url)));
 
 	test.each([1, 2, 3, 5])('connection refused, %i applicants: red', async (count) => {
 		const port = await closedPort();
-		engine.setCredentials({
-			finVerifyApi: {
-				environment: 'custom',
-				baseUrl: `http://127.0.0.1:${port}`,
-				apiKey: 'k',
-				apiSecret: 's',
-			},
-		});
+		service.engine.setCredentials(customCredentials(`http://127.0.0.1:${port}`));
 		const cins = BATCH.concat(BATCH).slice(0, count);
-		const result = await engine.run(flow({ parameters: never, cins }));
+		const result = await service.run(flow({ parameters: never, cins }));
 		expect(result.error?.message).toMatch(/^The FinVerify service is unavailable/);
 		for (const branch of Object.values(BRANCH))
 			expect(result.run.data.resultData.runData[branch]).toBeUndefined();
 	});
 
 	test.each([1, 3])('every answer 503, %i applicants: red', async (count) => {
-		stub.answer(CIN_PATH, () => ({ status: 503, body: { success: false, message: 'down' } }));
-		const result = await engine.run(flow({ parameters: never, cins: BATCH.slice(0, count) }));
+		service.stub.answer(CIN_PATH, () => ({
+			status: 503,
+			body: { success: false, message: 'down' },
+		}));
+		const result = await service.run(flow({ parameters: never, cins: BATCH.slice(0, count) }));
 		expect(result.error?.message).toMatch(/^The FinVerify service is unavailable/);
 	});
 
 	test.each([1, 3])('no answer within the Timeout, %i applicants: red', async (count) => {
 		// answered only after the harness's patience (50 s): every attempt meets the 1 s Timeout first
-		stub.answer(CIN_PATH, () => ({ holdUntil: Number.MAX_SAFE_INTEGER, body: {} }));
-		const result = await engine.run(flow({ parameters: never, cins: BATCH.slice(0, count) }));
+		service.stub.answer(CIN_PATH, () => ({ holdUntil: Number.MAX_SAFE_INTEGER, body: {} }));
+		const result = await service.run(flow({ parameters: never, cins: BATCH.slice(0, count) }));
 		expect(result.error?.message).toMatch(/^The FinVerify service is unavailable/);
 	});
 
 	test('one record answering 503 while the others are answered: its own failure, the run goes on', async () => {
-		stub.answer(CIN_PATH, (request) => {
+		service.stub.answer(CIN_PATH, (request) => {
 			const cin = String((request.body as IDataObject).cin);
 			if (cin === REFUSED) return { status: 503, body: { success: false, message: 'down' } };
 			const body = companySample(cin, registry, 'http://127.0.0.1:1/company.pdf') as IDataObject;
 			(((body.data as IDataObject).result as IDataObject).company as IDataObject).status = 'Active';
 			return { body };
 		});
-		const result = await engine.run(flow({ parameters: never }));
+		const result = await service.run(flow({ parameters: never }));
 		expect(result.error).toBeUndefined();
 		expect(outcomes(result)[REFUSED]).toEqual(['Failed queue']);
 	});

@@ -4,8 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { Engine, nodeWorkflow, startStubServer } from '../harness/index.cjs';
-import type { StubServer } from '../harness/index.cjs';
+import { nodeWorkflow } from '../harness/index.cjs';
+import { withStubService } from './support.cjs';
 
 const PATH = '/api/v1/services/corporate/cin-lookup';
 const cins = [
@@ -19,8 +19,7 @@ const ok = (cin: string) => ({
 	body: { success: true, message: 'ok', data: { cin, company_name: `COMPANY ${cin.slice(-4)}` } },
 });
 
-let engine: Engine;
-let stub: StubServer;
+const service = withStubService();
 
 const lookupEach = (
 	items: IDataObject[],
@@ -38,27 +37,20 @@ const lookupEach = (
 		},
 	});
 
-beforeAll(async () => {
-	engine = await Engine.create();
-	stub = await startStubServer();
-	engine.setCredentials({
-		finVerifyApi: {
-			environment: 'custom',
-			baseUrl: stub.url,
-			apiKey: 'k-123456',
-			apiSecret: 's-123456',
-		},
-	});
-});
-afterAll(async () => await stub.close());
-beforeEach(() => stub.requests.splice(0));
+beforeEach(() => service.stub.requests.splice(0));
 
 test('with 3 items in parallel, slow early answers still come out in input order, each paired to its input', async () => {
 	// answers in arrival order: the first (the execution's probe, sent alone) at once; the second only once
 	// a fourth request has arrived (so it is still unanswered while the node sends more), the third late,
 	// the rest at once
-	stub.respond(PATH, ok('X'), { ...ok('X'), holdUntil: 4 }, { ...ok('X'), delayMs: 300 }, ok('X'));
-	const result = await engine.run(
+	service.stub.respond(
+		PATH,
+		ok('X'),
+		{ ...ok('X'), holdUntil: 4 },
+		{ ...ok('X'), delayMs: 300 },
+		ok('X'),
+	);
+	const result = await service.run(
 		lookupEach(
 			cins.map((cin) => ({ cin })),
 			{ concurrency: 3 },
@@ -68,38 +60,42 @@ test('with 3 items in parallel, slow early answers still come out in input order
 	const items = result.output('FinVerify');
 	expect(items).toHaveLength(cins.length);
 	// the request bodies tell which input each answer belongs to; the sent CINs are in input order per item
-	expect(stub.requests.map((r) => (r.body as { cin: string }).cin).sort()).toEqual(
+	expect(service.stub.requests.map((r) => (r.body as { cin: string }).cin).sort()).toEqual(
 		[...cins].sort(),
 	);
 	expect(items.map((i) => i.pairedItem)).toEqual(cins.map((_, index) => ({ item: index })));
 	// parallel once the probe was answered: the second request was answered only after the fourth arrived
 	// (a node sending one at a time would leave it held until the stub gives up, then answer it after 2)
-	expect(stub.requests[1].answeredAfter).toBeGreaterThanOrEqual(4);
+	expect(service.stub.requests[1].answeredAfter).toBeGreaterThanOrEqual(4);
 });
 
 test('concurrency 1 sends one request at a time', async () => {
-	stub.respond(PATH, { ...ok('X'), delayMs: 150 });
-	const result = await engine.run(
+	service.stub.respond(PATH, { ...ok('X'), delayMs: 150 });
+	const result = await service.run(
 		lookupEach(
 			cins.slice(0, 3).map((cin) => ({ cin })),
 			{ concurrency: 1 },
 		),
 	);
 	expect(result.error).toBeUndefined();
-	const gaps = stub.requests.slice(1).map((r, i) => r.at - stub.requests[i].at);
+	const gaps = service.stub.requests.slice(1).map((r, i) => r.at - service.stub.requests[i].at);
 	for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(140);
-	expect(stub.requests.map((r) => (r.body as { cin: string }).cin)).toEqual(cins.slice(0, 3));
+	expect(service.stub.requests.map((r) => (r.body as { cin: string }).cin)).toEqual(
+		cins.slice(0, 3),
+	);
 });
 
 test('without Continue On Fail, the first failing item stops the run with its item index', async () => {
-	const result = await engine.run(lookupEach([{ cin: cins[0] }, { cin: 'bad' }, { cin: cins[1] }]));
+	const result = await service.run(
+		lookupEach([{ cin: cins[0] }, { cin: 'bad' }, { cin: cins[1] }]),
+	);
 	expect(result.error?.message).toBe('Invalid Company (CIN or LLPIN) in item 1 (got "bad")');
 	expect(result.error?.description).toContain('21 letters and digits');
 });
 
 test('Continue On Fail (regular output): error items keep their place, pairing and input fields', async () => {
-	stub.respond(PATH, ok('X'));
-	const result = await engine.run(
+	service.stub.respond(PATH, ok('X'));
+	const result = await service.run(
 		lookupEach([{ cin: cins[0] }, { cin: 'bad' }, { cin: cins[1] }], {}, 'continueRegularOutput'),
 	);
 	expect(result.error).toBeUndefined();
@@ -117,11 +113,11 @@ test('Continue On Fail (regular output): error items keep their place, pairing a
 		message: 'Invalid Company (CIN or LLPIN) in item 1 (got "bad")',
 	});
 	expect(items[0].json.cin).toBeDefined();
-	expect(stub.requests).toHaveLength(2);
+	expect(service.stub.requests).toHaveLength(2);
 });
 
 test('Continue (using error output): API failures go to the error branch, successes to the main branch', async () => {
-	stub.respond(
+	service.stub.respond(
 		PATH,
 		ok('X'),
 		{
@@ -130,7 +126,7 @@ test('Continue (using error output): API failures go to the error branch, succes
 		},
 		ok('X'),
 	);
-	const result = await engine.run(
+	const result = await service.run(
 		lookupEach(
 			[{ cin: cins[0] }, { cin: cins[1] }, { cin: cins[2] }],
 			{ concurrency: 1 },

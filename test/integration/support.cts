@@ -6,14 +6,23 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkNodeOutput } from '../contract/outputSchemas.cjs';
+import { loadBaseNodes } from '../harness/baseNodes.cjs';
 import {
 	Engine,
 	loadWorkflow,
+	nodeWorkflow,
 	sandboxCredentials,
+	startStubServer,
 	startTestSandbox,
 	WaitingExecutions,
 } from '../harness/index.cjs';
-import type { RunResult, SandboxControl, Shape, WorkflowJson } from '../harness/index.cjs';
+import type {
+	RunResult,
+	SandboxControl,
+	Shape,
+	StubServer,
+	WorkflowJson,
+} from '../harness/index.cjs';
 
 /** Name of the FinVerify node in every fixture. */
 export const NODE = 'FinVerify';
@@ -103,6 +112,67 @@ export function withSandbox(
 			return result;
 		},
 		sent: async (pathPart) => (await started().sandbox.control.requests(pathPart)).length,
+	};
+}
+
+/** The FinVerify credential of a custom base URL (a loopback stub service, or a closed port). */
+export const customCredentials = (baseUrl: string) => ({
+	finVerifyApi: { environment: 'custom', baseUrl, apiKey: 'k', apiSecret: 's' },
+});
+
+export interface StubService {
+	/** The block's engine, its credential pointing at the stub (once the block's beforeAll has run). */
+	readonly engine: Engine;
+	/** The loopback stub service answering the node's requests with exact bodies. */
+	readonly stub: StubServer;
+	/** Runs a workflow on the engine. */
+	run(workflow: WorkflowJson, options?: Parameters<Engine['run']>[1]): Promise<RunResult>;
+}
+
+/**
+ * Registers the hooks of the enclosing describe block (or file): an engine (with n8n's base nodes, when
+ * `baseNodes`) and a loopback stub service started before its tests, the FinVerify credential pointing at
+ * the stub, the stub closed after them. The returned handle is read inside tests.
+ */
+export function withStubService(options: { baseNodes?: boolean } = {}): StubService {
+	let engine: Engine | undefined;
+	let stub: StubServer | undefined;
+	const started = () => {
+		if (!engine || !stub) throw new Error('the stub is only there inside tests (after beforeAll)');
+		return { engine, stub };
+	};
+
+	beforeAll(async () => {
+		engine = await Engine.create();
+		if (options.baseNodes) loadBaseNodes(engine.nodeTypes);
+		stub = await startStubServer();
+		engine.setCredentials(customCredentials(stub.url));
+	});
+	afterAll(async () => await stub?.close());
+
+	return {
+		get engine() {
+			return started().engine;
+		},
+		get stub() {
+			return started().stub;
+		},
+		run: async (workflow, runOptions) => await started().engine.run(workflow, runOptions),
+	};
+}
+
+/** Start (with input `items`) → one FinVerify node at version 3 with `parameters`. */
+export function versionThreeWorkflow(parameters: IDataObject, items?: IDataObject[]): WorkflowJson {
+	const wf = nodeWorkflow({ parameters, items });
+	return { ...wf, nodes: wf.nodes.map((n) => (n.name === NODE ? { ...n, typeVersion: 3 } : n)) };
+}
+
+/** The items of a version 3 FinVerify node's Complete (0), Incomplete (1) and Failed (2) outputs. */
+export function versionThreeOutputs(result: RunResult) {
+	return {
+		complete: result.json(NODE, 0),
+		incomplete: result.json(NODE, 1),
+		failed: result.json(NODE, 2),
 	};
 }
 

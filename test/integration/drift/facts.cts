@@ -209,28 +209,10 @@ export function judge(
 		if (was === null || was === undefined) continue;
 		const now = after[field];
 		const line = `${field}: ${show(was)} → ${show(now)}`;
-		if (oracle === 'adverse' && /worstAssetClass$/.test(field)) {
-			const role = adverseRole(field, drift.scope);
-			if (now === null || now === undefined) {
-				if (version >= 3 && !shownOnly(operation, field)) lost.push(line);
-				continue;
-			}
-			if (role === 'other') {
-				if (!same(operation, field, was, now)) changed.push(line);
-				continue;
-			}
-			// the file (or account) with the adverse month: its worst class is at least the month's class,
-			// and never milder than it was
-			const least = classAtLeast(drift.floor ?? 90);
-			if (severity(now) < severity(was))
-				changed.push(`${line} (milder than before an adverse month)`);
-			else if (role === 'must' && severity(now) < least)
-				changed.push(`${line} (an asset class of at least ${drift.floor} days)`);
-			continue;
-		}
+		const assetClass = /worstAssetClass$/.test(field);
 		const dpd = /maxDaysPastDue$/.test(field);
 		const months = /delinquentMonths$/.test(field);
-		if (oracle === 'adverse' && (dpd || months)) {
+		if (oracle === 'adverse' && (assetClass || dpd || months)) {
 			const role = adverseRole(field, drift.scope);
 			if (now === null || now === undefined) {
 				if (version >= 3 && !shownOnly(operation, field)) lost.push(line);
@@ -238,6 +220,16 @@ export function judge(
 			}
 			if (role === 'other') {
 				if (!same(operation, field, was, now)) changed.push(line);
+				continue;
+			}
+			if (assetClass) {
+				// the file (or account) with the adverse month: its worst class is at least the month's class,
+				// and never milder than it was
+				const least = classAtLeast(drift.floor ?? 90);
+				if (severity(now) < severity(was))
+					changed.push(`${line} (milder than before an adverse month)`);
+				else if (role === 'must' && severity(now) < least)
+					changed.push(`${line} (an asset class of at least ${drift.floor} days)`);
 				continue;
 			}
 			if (typeof now !== 'number' || typeof was !== 'number') {

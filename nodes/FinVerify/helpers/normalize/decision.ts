@@ -321,24 +321,20 @@ export type RegistryFact =
 	| 'epfPaymentDelay'
 	| 'tdsDefaults';
 
+/** What the registry states of a company or an LLP (Get by CIN, Get LLP by LLPIN). */
+const MCA_FACTS: readonly RegistryFact[] = [
+	'status',
+	'age',
+	'pendingCases',
+	'bureauDefaults',
+	'gstFilingDelay',
+	'epfPaymentDelay',
+];
+
 /** The full set per operation: what *Decide On* means by default (the safe choice). */
 export const REGISTRY_FACTS: Record<string, RegistryFact[]> = {
-	'company.getByCin': [
-		'status',
-		'age',
-		'pendingCases',
-		'bureauDefaults',
-		'gstFilingDelay',
-		'epfPaymentDelay',
-	],
-	'company.getLlpByLlpin': [
-		'status',
-		'age',
-		'pendingCases',
-		'bureauDefaults',
-		'gstFilingDelay',
-		'epfPaymentDelay',
-	],
+	'company.getByCin': [...MCA_FACTS],
+	'company.getLlpByLlpin': [...MCA_FACTS],
 	'company.getEntityByPan': ['status', 'age', 'bureauDefaults', 'gstFilingDelay', 'tdsDefaults'],
 };
 

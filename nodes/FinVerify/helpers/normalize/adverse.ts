@@ -246,7 +246,7 @@ export interface CreditAccountFacts {
  */
 export function creditAccountAdverse(source: string, a: CreditAccountFacts): AdverseFact[] {
 	const facts: AdverseFact[] = [];
-	const who = `${a.type} with ${a.lender ?? 'a lender'}${a.account ? ` (account ${a.account})` : ''}`;
+	const who = `${a.type}${a.lender ? ` with ${a.lender}` : ''}${a.account ? ` (account ${a.account})` : ''}`;
 	const details = { lender: a.lender, account: a.account };
 	let worst: { days: number; assetClass: string | null; month: string | null } | null = null;
 	if (a.months)
@@ -305,9 +305,17 @@ const detailOf = <T>(value: unknown): T | undefined =>
 		? ((value as Record<symbol, unknown>)[ADVERSE_DETAIL] as T | undefined)
 		: undefined;
 
-/** Attach a reader's detail to its record (see ADVERSE_DETAIL). */
+/**
+ * Attach a reader's detail to its record (see ADVERSE_DETAIL), not enumerable: equality and copies of
+ * the record's fields do not see it; an object the output carries by reference keeps it.
+ */
 export function withAdverseDetail<T extends object>(record: T, detail: unknown): T {
-	(record as Record<symbol, unknown>)[ADVERSE_DETAIL] = detail;
+	Object.defineProperty(record, ADVERSE_DETAIL, {
+		value: detail,
+		enumerable: false,
+		configurable: true,
+		writable: true,
+	});
 	return record;
 }
 
@@ -320,7 +328,10 @@ export function multiBureauAdverse(record: IDataObject): AdverseFact[] {
 	const facts: AdverseFact[] = [];
 	for (const outcome of asArray(record.bureaus).map(asObject)) {
 		const source = String(outcome.bureau).toLowerCase();
-		const accounts = detailOf<CreditAccountDetail[]>(outcome);
+		// the outcome's own, else the answer's (an operation that copies each outcome keeps `coverage`)
+		const accounts =
+			detailOf<CreditAccountDetail[]>(outcome) ??
+			detailOf<Record<string, CreditAccountDetail[]>>(record.coverage)?.[source];
 		if (accounts) {
 			for (const detail of accounts)
 				facts.push(...creditAccountAdverse(source, creditAccountFacts(detail)));
@@ -338,7 +349,7 @@ export function multiBureauAdverse(record: IDataObject): AdverseFact[] {
 					closure: null,
 					maxDaysPastDue: days,
 					worstAssetClass: worstClass,
-				}).map((f) => ({ ...f, text: f.text.replace(' with a lender', '') })),
+				}),
 			);
 	}
 	return facts;
@@ -408,7 +419,7 @@ export function epfoWithCreditAdverse(record: IDataObject, verdict: IDataObject)
 					closure: null,
 					maxDaysPastDue: days,
 					worstAssetClass: worstClass,
-				}).map((f) => ({ ...f, text: f.text.replace(' with a lender', '') })),
+				}),
 			);
 	}
 	return facts;

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { HistoryMonth, ScoreKind, Shape, WorstAssetClass } from './common';
 import type { CreditAccountDetail } from './adverse';
-import { withAdverseDetail } from './adverse';
+import { ADVERSE_DETAIL, withAdverseDetail } from './adverse';
 import {
 	accountHistory,
 	datedAccountHistory,
@@ -468,13 +468,19 @@ export function normalizeMultiBureau(
 	}
 	const numbers = bureaus.map((o) => o.score).filter((s): s is number => s !== null);
 	const unknown = bureaus.filter((o) => o.scoreKind === null).length;
-	const coverage: ScoreCoverage = {
-		bureaus: bureaus.length,
-		scored: numbers.length,
-		special: bureaus.filter((o) => o.scoreKind === 'noHistory' || o.scoreKind === 'new').length,
-		unknown,
-		complete: unknown === 0,
-	};
+	const coverage: ScoreCoverage = withAdverseDetail(
+		{
+			bureaus: bureaus.length,
+			scored: numbers.length,
+			special: bureaus.filter((o) => o.scoreKind === 'noHistory' || o.scoreKind === 'new').length,
+			unknown,
+			complete: unknown === 0,
+		},
+		// each bureau's accounts, for the adverse facts of an output that copies the outcomes
+		Object.fromEntries(
+			bureaus.map((o) => [o.bureau, (o as unknown as Record<symbol, unknown>)[ADVERSE_DETAIL]]),
+		),
+	);
 	const ranked = coverage.complete && numbers.length > 0;
 	const successful = bureaus.filter((o) => o.success).map((o) => o.bureau);
 	const declaredSuccess = toBoolean(object.success);

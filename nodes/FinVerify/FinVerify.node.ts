@@ -24,6 +24,7 @@ import * as employment from './actions/employment';
 import * as incomeTaxReturn from './actions/incomeTaxReturn';
 import * as triggerDelivery from './actions/triggerDelivery';
 import { router } from './actions/router';
+import { versionNotice } from './actions/versionNotice';
 import { operationSubtitle } from './actions/subtitle';
 import { listSearch } from './methods';
 
@@ -161,6 +162,7 @@ export class FinVerify implements INodeType {
 		waitingNodeTooltip:
 			'={{ "Waiting for the service to report a final status on " + $execution.resumeUrl }}',
 		properties: [
+			versionNotice,
 			{
 				displayName: 'Resource',
 				name: 'resource',

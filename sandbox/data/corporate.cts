@@ -51,13 +51,16 @@ interface Known {
 
 /** Both values are computed (so the random sequence does not depend on the registry); the known one wins. */
 const preferKnown = <T,>(known: T | undefined, generated: T): T => known ?? generated;
+/** The registry's fact, even when it is null (unknown); the value drawn only keeps the sequence. */
+const registryWins = <T,>(fact: T, _drawn: unknown): T => fact;
 
 /**
  * What the registry knows of one entity whatever lookup asks (CIN, LLPIN, PAN, name search): its status
  * and risk flags, drawn from a seed of its CIN/LLPIN alone, so every answer about it agrees.
  */
 export interface RegistryFacts {
-	status: string;
+	/** null: the registry does not state it (a status-unstated id, below). */
+	status: string | null;
 	pendingCases: boolean;
 	bureauDefaults: boolean;
 	gstFilingDelay: boolean;
@@ -65,13 +68,33 @@ export interface RegistryFacts {
 	tdsDefaults: boolean;
 }
 
+/**
+ * Magic (sandbox/README.md): a company or LLP whose registry status is unknown, in every lookup and both
+ * layouts (the status null): a CIN whose registration number (its last six digits) is `000000`, an LLPIN
+ * whose digits are `0000`. A name search whose query contains `nostatus` finds only such entities, so the
+ * chain search by name → Get by CIN → Get Entity by PAN reaches one.
+ */
+export const STATUS_UNSTATED_QUERY = /nostatus/i;
+export const statusUnstated = (id: string): boolean =>
+	/^[LU]\d{5}[A-Z]{2}\d{4}[A-Z]{3}000000$/i.test(id) || /^[A-Z]{3}-0000$/i.test(id);
+
+/** A CIN or LLPIN turned into its status-unstated twin (the same id, its registration number zeroed). */
+const unstatedId = (id: string, kind: 'company' | 'llp'): string =>
+	kind === 'company' ? `${id.slice(0, -6)}000000` : `${id.slice(0, -4)}0000`;
+
 export function registryFacts(id: string, kind: 'company' | 'llp'): RegistryFacts {
 	// drawn from hashes, not the shared faker: the lookups call this in the middle of their own seeded
 	// generation, which a reseed would disturb
 	const draw = (fact: string) => seedOf('registry-facts', id.toUpperCase(), fact) / 2 ** 32;
 	const epf = [true, false, false, null][Math.floor(draw('epfPaymentDelay') * 4)];
 	return {
-		status: draw('status') < 0.1 ? (kind === 'llp' ? 'Defunct' : 'Struck Off') : 'Active',
+		status: statusUnstated(id)
+			? null
+			: draw('status') < 0.1
+				? kind === 'llp'
+					? 'Defunct'
+					: 'Struck Off'
+				: 'Active',
 		pendingCases: draw('pendingCases') < 0.1,
 		bureauDefaults: draw('bureauDefaults') < 0.05,
 		gstFilingDelay: draw('gstFilingDelay') < 0.2,
@@ -125,7 +148,7 @@ interface Entity {
 	name: string;
 	klass: string;
 	listed: boolean;
-	status: string;
+	status: string | null;
 	incorporated: string;
 	state: (typeof STATES)[number];
 	address: string;
@@ -160,7 +183,7 @@ function entity(f: Faker, id: string, kind: 'company' | 'llp', known?: Known): E
 		klass,
 		listed: fromCin?.[1] === 'L',
 		// drawn as before (so the rest of the record keeps its values), the registry's own facts win
-		status: preferKnown(
+		status: registryWins(
 			registryFacts(id, kind).status,
 			f.helpers.weightedArrayElement([
 				{ weight: 9, value: 'Active' },
@@ -839,7 +862,7 @@ export interface Match {
 	name: string;
 	kind: 'company' | 'llp';
 	id: string;
-	status: string;
+	status: string | null;
 	state: string;
 	stateCode: string;
 }
@@ -858,7 +881,7 @@ export function autocomplete(query: string, registry: NameRegistry): Match[] {
 				? `${q} ${industry}`
 				: `${f.person.lastName().toUpperCase()} ${q} ${industry}`;
 			const state = f.helpers.arrayElement(STATES);
-			const id =
+			const drawn =
 				kind === 'company'
 					? makeCin(f, {
 							state: state.code,
@@ -866,6 +889,7 @@ export function autocomplete(query: string, registry: NameRegistry): Match[] {
 							listed: klass === 'PLC' && f.datatype.boolean(),
 						})
 					: makeLlpin(f);
+			const id = STATUS_UNSTATED_QUERY.test(q) ? unstatedId(drawn, kind) : drawn;
 			return {
 				name: `${core} ${(kind === 'llp' ? SUFFIX.LLP : SUFFIX[klass]).toUpperCase()}`,
 				kind,

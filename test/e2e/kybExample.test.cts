@@ -6,141 +6,51 @@
  * simulator in both response layouts (issue 45).
  *
  * The companies are found by name in the simulator and sorted by what its registry says of them, read
- * from the simulator's own answer (not through the node): active and clean, struck off, in litigation
- * (pending cases), unknown (a risk flag the registry does not state). What must hold, per layout and per
- * policy: every company reaches exactly one outcome, the one a lender's onboarding team expects:
- *
- * | Company | Status, Age and Risk Flags (default) | Status and Age |
- * |---|---|---|
- * | active, clean | approve (sample layout); refer (reference: it states no risk flags) | approve |
- * | struck off | decline | decline |
- * | litigation | refer | approve (the policy does not decide on litigation) |
- * | unknown flag | refer | approve |
+ * from the simulator's own answers (not through the node): active and clean, struck off, in litigation
+ * (pending cases), an EPF delay the registry does not state, and unknown (no status stated: the
+ * simulator's `nostatus` magic). What must hold, per layout and per policy: every company reaches exactly
+ * one outcome, the one a lender's onboarding team expects (the table in ./helpers/kyb.cts).
+ * test/e2e/kybApp.test.cts runs the same example in the real n8n app.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import {
 	Engine,
 	loadWorkflow,
-	SANDBOX_KEYS,
 	sandboxCredentials,
 	startTestSandbox,
 	type WorkflowJson,
 } from '../harness/index.cjs';
 import { loadBaseNodes } from '../harness/baseNodes.cjs';
 import { checkNodeOutput } from '../contract/outputSchemas.cjs';
+import {
+	DECIDED_ON,
+	expected,
+	findLeads,
+	KINDS,
+	OUTCOME_NODES,
+	type Lead,
+	type Outcome,
+	type Policy,
+	type Shape,
+} from './helpers/kyb.cjs';
 
 const SHAPES = ['sample', 'reference'] as const;
-type Shape = (typeof SHAPES)[number];
-type Kind = 'clean' | 'struckOff' | 'litigation' | 'unknown';
-type Outcome = 'approve' | 'decline' | 'refer';
-type Policy = 'all' | 'statusAndAge';
 
 const EXAMPLE = loadWorkflow('../examples/kyb-decision.json');
-const OUTCOME_NODES: Record<Outcome, string> = {
-	approve: 'Approve',
-	decline: 'Decline',
-	refer: 'Refer to a person',
-};
-
-function expected(kind: Kind, shape: Shape, policy: Policy): Outcome {
-	if (kind === 'struckOff') return 'decline';
-	// the example refers litigation under every policy (its own rule on the registry record, which
-	// only the sample layout states: the reference layout's record has no pending cases)
-	if (kind === 'litigation' && shape === 'sample') return 'refer';
-	if (policy === 'statusAndAge') return 'approve';
-	// the check decides on the PAN lookup's facts: the EPF delay it lacks is none of them, so an
-	// 'unknown' company (EPF delay not stated by Get by CIN) is as clean as a clean one for this policy
-	return shape === 'sample' ? 'approve' : 'refer';
-}
 
 let engine: Engine;
 let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
 let shape: Shape = 'sample';
 
-async function post(path: string, body: IDataObject, asShape: Shape): Promise<IDataObject> {
-	const response = await fetch(`${sandbox.url}/api/v1/services/corporate/${path}`, {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			'x-api-key': SANDBOX_KEYS.apiKey,
-			'x-api-secret': SANDBOX_KEYS.apiSecret,
-			'x-sandbox-shape': asShape,
-		},
-		body: JSON.stringify(body),
-	});
-	expect(response.status).toBe(200);
-	return (await response.json()) as IDataObject;
-}
-
-/** What the registry says of the first company a name search finds (the simulator's own sample answer). */
-async function kindOf(name: string): Promise<{ kind: Kind; pan: string } | undefined> {
-	const found = (await post('company-autocomplete', { company_name: name }, 'reference'))
-		.data as IDataObject[];
-	const company = found.find((entry) => entry.entity_type === 'Company');
-	if (!company) return undefined;
-	const cin = String(company.cin);
-	const record = (await post('cin-lookup', { cin }, 'reference')).data as IDataObject;
-	const { status } = record;
-	const pan = String(record.pan);
-	const entity = ((await post('pan-lookup', { pan }, 'sample')).data as IDataObject)
-		.result as IDataObject;
-	const tds = (entity.tds_tcs_compliance as IDataObject).tds_defaults;
-	const result = ((await post('cin-lookup', { cin }, 'sample')).data as IDataObject)
-		.result as IDataObject;
-	const flags = result.key_indicators as IDataObject;
-	const values = [
-		flags.pending_cases_filed_against_this_corporate,
-		flags.bureau_defaults,
-		flags.gst_filing_delay,
-		flags.epf_payment_delay,
-	];
-	if (status === 'Struck Off') return { kind: 'struckOff', pan };
-	if (status !== 'Active' || tds !== false) return undefined;
-	if (values.every((v) => v === false)) return { kind: 'clean', pan };
-	if (values[0] === true && values.slice(1).every((v) => v === false))
-		return { kind: 'litigation', pan };
-	if (values.slice(0, 3).every((v) => v === false) && values[3] === null)
-		return { kind: 'unknown', pan };
-	return undefined;
-}
-
 /** Up to two companies of each kind, by the names that find them. */
-const leads: Array<{ leadId: string; companyName: string; pan: string; kind: Kind }> = [];
+let leads: Lead[] = [];
 
 beforeAll(async () => {
 	engine = await Engine.create();
 	loadBaseNodes(engine.nodeTypes);
 	sandbox = await startTestSandbox({ shape: 'sample' });
-	const words = [
-		'Acme',
-		'Shree',
-		'Bharat',
-		'Globe',
-		'Sunrise',
-		'Delta',
-		'Ganesh',
-		'Lotus',
-		'Nova',
-		'Orbit',
-		'Kaveri',
-		'Indus',
-		'Vista',
-		'Apex',
-		'Zenith',
-		'Royal',
-	];
-	const names = words.flatMap((a) =>
-		['Agro', 'Tech', 'Steel', 'Foods', 'Motors'].map((b) => `${a} ${b}`),
-	);
-	const count: Record<Kind, number> = { clean: 0, struckOff: 0, litigation: 0, unknown: 0 };
-	for (const companyName of names) {
-		const found = await kindOf(companyName);
-		if (!found || count[found.kind] >= 2) continue;
-		const { kind, pan } = found;
-		count[kind]++;
-		leads.push({ leadId: `${kind}-${count[kind]}`, companyName, pan, kind });
-	}
+	leads = await findLeads(sandbox.url);
 });
 afterAll(async () => await sandbox?.close());
 
@@ -178,7 +88,7 @@ function outcomes(result: Result): Record<string, Array<{ outcome: Outcome; reas
 
 test('the simulator has companies of every kind', () => {
 	const kinds = new Set(leads.map((l) => l.kind));
-	expect([...kinds].sort()).toEqual(['clean', 'litigation', 'struckOff', 'unknown']);
+	expect([...kinds].sort()).toEqual(KINDS);
 });
 
 describe.each(SHAPES)('the KYB example, %s layout', (current) => {
@@ -215,14 +125,13 @@ describe.each(SHAPES)('the KYB example, %s layout', (current) => {
 				...itemsOf(result, 'Company check', 0),
 				...itemsOf(result, 'Company check', 1),
 			])
-				expect(json.decidedOn).toEqual(
-					policy === 'all'
-						? ['status', 'age', 'bureauDefaults', 'gstFilingDelay', 'tdsDefaults']
-						: ['status', 'age'],
-				);
+				expect(json.decidedOn).toEqual(DECIDED_ON[policy]);
 			// a struck-off company is declined on its status, even where the risk flags are unknown
 			for (const { leadId } of leads.filter((l) => l.kind === 'struckOff'))
 				expect(reached[leadId][0].reason).toBe('Registry: status: Struck Off');
+			// the truly unknown is referred for its unknown status, under every policy and layout
+			for (const { leadId } of leads.filter((l) => l.kind === 'unknown'))
+				expect(reached[leadId][0].reason).toContain('Not decision-ready: status unknown');
 			// the reasons travel to the person who decides
 			if (policy === 'all')
 				for (const { leadId } of leads.filter((l) => l.kind === 'litigation'))

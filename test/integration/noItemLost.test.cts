@@ -127,6 +127,17 @@ function outcomes(result: RunResult): Record<string, string[]> {
 let engine: Engine;
 let stub: StubServer;
 
+/** Sets every risk flag the answer leaves unknown (null) to false: a complete answer. */
+function knowAllFlags(value: unknown): void {
+	if (Array.isArray(value)) value.forEach(knowAllFlags);
+	else if (typeof value === 'object' && value !== null)
+		for (const [key, v] of Object.entries(value as IDataObject)) {
+			if (v === null && /(_delay|_defaults|pending_cases)/.test(key))
+				(value as IDataObject)[key] = false;
+			else knowAllFlags(v);
+		}
+}
+
 function answerByCin() {
 	stub.answer(CIN_PATH, (request) => {
 		const cin = String((request.body as IDataObject).cin);
@@ -140,8 +151,11 @@ function answerByCin() {
 			};
 		const body = companySample(cin, registry, 'http://127.0.0.1:1/company.pdf') as IDataObject;
 		const company = ((body.data as IDataObject).result as IDataObject).company as IDataObject;
-		if (cin === GOOD) company.status = 'Active';
-		else delete company.status;
+		if (cin === GOOD) {
+			company.status = 'Active';
+			// every risk flag known (the simulator leaves some companies' EPF delay unknown)
+			knowAllFlags(body);
+		} else delete company.status;
 		return { body };
 	});
 }

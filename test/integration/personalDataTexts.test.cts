@@ -94,19 +94,25 @@ describe('file names follow Personal Data in Output', () => {
 		for (const name of fileNames(full)) expect(name).toMatch(/^itr_[A-Z]{5}[0-9]{4}[A-Z]_/);
 	});
 
-	test('an HTML report named by an expression that carries the PAN: masked in the file and the JSON', async () => {
-		const wf = v2(commercial, {
-			outputMode: 'simplified',
-			options: { fileName: '={{ "AAACA1234B-credit-report" }}' },
-		});
-		const result = await sandbox.run(wf);
-		expect(result.error).toBeUndefined();
-		const [item] = result.output(NODE);
-		expect(item.binary?.commercialReport?.fileName ?? item.binary?.data?.fileName).toBe(
-			'XXXXXX234B-credit-report.html',
-		);
-		expect(item.json.fileName).toBe('XXXXXX234B-credit-report.html');
-	});
+	test.each([
+		// a person's PAN (holder type P in its fourth character) is personal data: masked
+		['ABCPS1234K', 'XXXXXX234K-credit-report.html'],
+		// a company's PAN (holder type C) identifies the business, not a person: kept for chaining
+		['AAACA1234B', 'AAACA1234B-credit-report.html'],
+	])(
+		'an HTML report named by an expression that carries the PAN %s: %s in the file and the JSON',
+		async (pan, expected) => {
+			const wf = v2(commercial, {
+				outputMode: 'simplified',
+				options: { fileName: `={{ "${pan}-credit-report" }}` },
+			});
+			const result = await sandbox.run(wf);
+			expect(result.error).toBeUndefined();
+			const [item] = result.output(NODE);
+			expect(item.binary?.commercialReport?.fileName ?? item.binary?.data?.fileName).toBe(expected);
+			expect(item.json.fileName).toBe(expected);
+		},
+	);
 });
 
 describe('input errors show personal values masked under Masked', () => {

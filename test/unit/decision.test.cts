@@ -191,6 +191,14 @@ describe('multi-bureau verdict and aggregates', () => {
 			incomplete: [],
 			maxDaysPastDue: 90,
 			delinquentMonths: 2,
+			decidedOn: [
+				'CIBIL: score',
+				'CIBIL: payment history',
+				'Experian: score',
+				'Experian: payment history',
+				'CRIF: score',
+				'CRIF: payment history',
+			],
 			// a record without its accounts (read back from JSON): each bureau's worst, in words
 			adverse: [
 				expect.objectContaining({
@@ -266,9 +274,14 @@ describe('multi-bureau verdict and aggregates', () => {
 	test('version 3 Simplified: the verdict leads, at most 10 fields', () => {
 		const record = withDecision(MULTI, { bureaus: [bureau('cibil', {})], lowestScore: 720 });
 		const simplified = simplifyOutput(MULTI, record, 3);
-		expect(Object.keys(simplified).slice(0, 3)).toEqual(['decisionReady', 'incomplete', 'adverse']);
-		// at most 10 facts after the verdict (`adverse` is part of it)
-		expect(Object.keys(simplified).length - 1).toBeLessThanOrEqual(10);
+		expect(Object.keys(simplified).slice(0, 4)).toEqual([
+			'decisionReady',
+			'incomplete',
+			'adverse',
+			'decidedOn',
+		]);
+		// 10 facts at most after the verdict (adverse and decidedOn are part of it)
+		expect(Object.keys(simplified).length - 2).toBeLessThanOrEqual(10);
 		expect(simplified.maxDaysPastDue).toBe(0);
 		// version 2 keeps its view
 		expect(simplifyOutput(MULTI, record, 2)).not.toHaveProperty('decisionReady');

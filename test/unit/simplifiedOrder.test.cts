@@ -158,14 +158,21 @@ const REGISTRY_VERDICT = ['decisionReady', 'incomplete', 'declinable', 'adverse'
 const VERDICT_ADVERSE = ['decisionReady', 'incomplete', 'adverse'];
 
 const V3_DECISION_FIELDS: Record<string, string[]> = {
+	// the bureaus' policy (Bureaus That Must Answer, Payment History Required) in decidedOn (issue 45)
 	'creditReport.getMultiBureauReport': [
 		...VERDICT_ADVERSE,
+		'decidedOn',
 		'lowestScore',
 		'highestScore',
 		'maxDaysPastDue',
 		'delinquentMonths',
 	],
-	'creditReport.getMultiBureauReport per bureau': [...VERDICT_ADVERSE, 'score', 'scoreKind'],
+	'creditReport.getMultiBureauReport per bureau': [
+		...VERDICT_ADVERSE,
+		'decidedOn',
+		'score',
+		'scoreKind',
+	],
 	// the company operations' verdict also says what the policy decided on (issue 45)
 	'company.getByCin': [...REGISTRY_VERDICT, 'status', 'statusCategory', 'riskFlags'],
 	'company.getLlpByLlpin': [...REGISTRY_VERDICT, 'status', 'statusCategory', 'riskFlags'],

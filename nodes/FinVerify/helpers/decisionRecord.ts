@@ -55,7 +55,8 @@ export function decisionRecord(
 		decisionReady: item.decisionReady ?? null,
 		incomplete: item.incomplete ?? [],
 		adverse: item.adverse ?? null,
-		...('declinable' in item ? { declinable: item.declinable, decidedOn: item.decidedOn } : {}),
+		...('declinable' in item ? { declinable: item.declinable } : {}),
+		...('decidedOn' in item ? { decidedOn: item.decidedOn } : {}),
 		facts,
 		consentRecord: item.consentRecord ?? null,
 	};

@@ -119,10 +119,28 @@ const show = (value: unknown) => (value === undefined ? 'absent' : JSON.stringif
 
 const isReady = (result: ItemResult) => result.route === 'complete';
 
+/** Asset classes from the mildest: `none` (nothing below standard) to LSS (loss). */
+const CLASS_ORDER = ['none', 'SMA', 'SMA-1', 'SMA-2', 'SUB', 'DBT', 'LSS'];
+const severity = (value: unknown) => CLASS_ORDER.indexOf(String(value));
+/** The mildest class a month of at least `floor` days past due's class can be (SUB for 90). */
+const classAtLeast = (floor: number) =>
+	floor >= 90
+		? severity('SUB')
+		: floor >= 61
+			? severity('SMA-2')
+			: floor >= 31
+				? severity('SMA-1')
+				: severity('SMA');
+
 /** How a worst-days-past-due or delinquent-months fact relates to the adverse month's credit file. */
 function adverseRole(field: string, scope: string | undefined): 'must' | 'mayRise' | 'other' {
 	if (field === 'maxDaysPastDue' || field === 'delinquentMonths') return 'must';
-	if (field === 'credit.maxDaysPastDue' || field === 'credit.delinquentMonths') return 'must';
+	if (
+		field === 'credit.maxDaysPastDue' ||
+		field === 'credit.delinquentMonths' ||
+		field === 'credit.worstAssetClass'
+	)
+		return 'must';
 	if (scope !== undefined && field.includes(`[${scope}]`)) return 'must';
 	if (field.includes('accounts[')) return 'mayRise';
 	return 'other';
@@ -137,6 +155,33 @@ const same = (operation: string, field: string, a: unknown, b: unknown) =>
 		? a.toLowerCase() === b.toLowerCase()
 		: isDeepStrictEqual(a, b);
 
+/**
+ * Fields an operation shows beside its decision facts but does not decide on (docs/output.md, "Which facts
+ * decide, per operation"): version 3's verdict does not cover them, so a ready answer may leave them null
+ * (a rule tests them with "is not empty" first). They must still never change to another definite value.
+ */
+const SHOWN_ONLY: Record<string, RegExp> = {
+	'creditReport.getMultiBureauReport':
+		/^bureaus\[[^\]]*\]\.(accountCount|enquiryCount|lengthOfHistoryMonths)$/,
+	'employment.getEpfoRecord':
+		/^(monthlyWage|lastContributionMonth|member\..*|contributions\..*|passbookTotals\..*)$/,
+	'employment.getEpfoRecordWithCredit':
+		/^(monthlyWage|lastContributionMonth|totalOutstanding|contributions\..*|passbookTotals\..*|credit\.(totalAccounts|activeAccounts|overdueAccounts|totalOutstanding|totalSanctioned|totalOverdue|lengthOfHistoryMonths|accounts\[.*))$/,
+	'incomeTaxReturn.getData': /^(filingStatus|status)$/,
+	'bankStatementJourney.getAnalysis': /^(minimumMonthlyBalance|rating|healthScore\.rating)$/,
+	'company.getByCin': /^(employeeCount|latestFinancials\..*|shareholdingSummary\..*)$/,
+	'company.getLlpByLlpin': /^(employeeCount|latestFinancials\..*|shareholdingSummary\..*)$/,
+};
+export const shownOnly = (operation: string, field: string) =>
+	SHOWN_ONLY[operation]?.test(field) ?? false;
+
+/**
+ * A month replaced by `XXX` (not reported) leaves a history one month shorter; where another source
+ * states the same account's months (EPFO with credit's `dpd_history` beside `accounts[].dpd`) the two
+ * then disagree, and unknown is the right reading even without a verdict.
+ */
+const dropsMonth = (drift: Pick<Drift, 'kind'>) => drift.kind === 'month not reported XXX';
+
 /** A drifted answer against the undrifted one, under the drift's oracle. */
 export function judge(
 	operation: string,
@@ -144,7 +189,7 @@ export function judge(
 	mode: OutputMode,
 	base: ItemResult,
 	drifted: ItemResult,
-	drift: Pick<Drift, 'oracle' | 'floor' | 'scope'>,
+	drift: Pick<Drift, 'oracle' | 'floor' | 'scope' | 'kind'>,
 ): Judgement {
 	if (base.route === 'failed' || base.route === 'missing')
 		return { outcome: 'noBase', details: [] };
@@ -164,12 +209,31 @@ export function judge(
 		if (was === null || was === undefined) continue;
 		const now = after[field];
 		const line = `${field}: ${show(was)} → ${show(now)}`;
+		if (oracle === 'adverse' && /worstAssetClass$/.test(field)) {
+			const role = adverseRole(field, drift.scope);
+			if (now === null || now === undefined) {
+				if (version >= 3 && !shownOnly(operation, field)) lost.push(line);
+				continue;
+			}
+			if (role === 'other') {
+				if (!same(operation, field, was, now)) changed.push(line);
+				continue;
+			}
+			// the file (or account) with the adverse month: its worst class is at least the month's class,
+			// and never milder than it was
+			const least = classAtLeast(drift.floor ?? 90);
+			if (severity(now) < severity(was))
+				changed.push(`${line} (milder than before an adverse month)`);
+			else if (role === 'must' && severity(now) < least)
+				changed.push(`${line} (an asset class of at least ${drift.floor} days)`);
+			continue;
+		}
 		const dpd = /maxDaysPastDue$/.test(field);
 		const months = /delinquentMonths$/.test(field);
 		if (oracle === 'adverse' && (dpd || months)) {
 			const role = adverseRole(field, drift.scope);
 			if (now === null || now === undefined) {
-				if (version >= 3) lost.push(line);
+				if (version >= 3 && !shownOnly(operation, field)) lost.push(line);
 				continue;
 			}
 			if (role === 'other') {
@@ -188,7 +252,10 @@ export function judge(
 			continue;
 		}
 		if (now === null || now === undefined) {
-			if (oracle === 'preserving' || version >= 3) lost.push(line);
+			if (
+				version >= 3 ? !shownOnly(operation, field) : oracle === 'preserving' && !dropsMonth(drift)
+			)
+				lost.push(line);
 			continue;
 		}
 		if (!same(operation, field, was, now)) changed.push(line);

@@ -561,15 +561,41 @@ const IDENTITY = new Set([
 	'wagemonth',
 ]);
 
-/** The identity keys an entry has (its own fields, or one object down: CRIF's LOAN-DETAILS). */
+/** An account's number is its identity only with its lender (the grammar's identity of an account). */
+const ACCOUNT_NUMBER = new Set(['accountnumber', 'acctnumber', 'maskedaccountnumber', 'accountno']);
+const LENDER = new Set([
+	'lendername',
+	'lender',
+	'creditguarantor',
+	'institution',
+	'subscribername',
+	'membershortname',
+	'membername',
+]);
+
+/**
+ * The identity keys an entry has (its own fields, or one object down: CRIF's LOAN-DETAILS); an account
+ * number without a lender beside it is no identity.
+ */
 function identityKeys(entry: unknown, path: Path = []): Path[] {
+	const keys = ownIdentityKeys(entry, path);
+	const holder = (p: Path) => (p.length > 1 ? (entry as IDataObject)[p[0] as string] : entry);
+	return keys.flatMap((p) => {
+		if (!ACCOUNT_NUMBER.has(bare(p[p.length - 1]))) return [p];
+		const fields = Object.keys((holder(p) ?? {}) as IDataObject);
+		const lender = fields.find((k) => LENDER.has(bare(k)));
+		return lender === undefined ? [] : [p, [...p.slice(0, -1), lender]];
+	});
+}
+
+function ownIdentityKeys(entry: unknown, path: Path = []): Path[] {
 	if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return [];
 	const out: Path[] = [];
 	for (const [key, value] of Object.entries(entry)) {
 		if (IDENTITY.has(bare(key)) && (typeof value === 'string' || typeof value === 'number')) {
 			if (String(value).trim() !== '') out.push([...path, key]);
 		} else if (path.length === 0 && typeof value === 'object' && value !== null)
-			out.push(...identityKeys(value, [key]));
+			out.push(...ownIdentityKeys(value, [key]));
 	}
 	return out;
 }

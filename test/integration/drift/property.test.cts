@@ -21,7 +21,7 @@ import { RESPONSES } from '../../contract/responses.cjs';
 import { seeds } from '../../unit/drift/seeds.cjs';
 import { DECISION_OPERATIONS, runJobs, SETUPS, startRig } from './engineRun.cjs';
 import type { DriftRig, ItemResult } from './engineRun.cjs';
-import { outputFacts, pureFacts } from './facts.cjs';
+import { outputFacts, pureFacts, shownOnly } from './facts.cjs';
 import {
 	figurePlaces,
 	numeric,
@@ -158,6 +158,8 @@ function check(
 	const changed = c.source.facts
 		.filter((f) => f in before && before[f] !== null)
 		.filter((f) => !isDeepStrictEqual(before[f], after[f]))
+		// a field shown beside the decision facts may be unknown on a ready answer, never another value
+		.filter((f) => !(after[f] === null && shownOnly(operation, f)))
 		.map((f) => `${f}: ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`);
 	return changed.length === 0
 		? { ok: true, detail: 'kept' }

@@ -199,11 +199,14 @@ export const DECISIONS: Record<string, DecisionTable> = {
 	'employment.getEpfoRecordWithCredit': {
 		fields: (n) => ({
 			...pick(get(n, 'credit'), CREDIT_FIELDS, 'credit.'),
-			...each(get(n, 'credit.accounts'), 'credit.accounts', [
-				'maxDaysPastDue',
-				'worstAssetClass',
-				'status',
-			]),
+			// keyed by the account (its number), so a repeated or reordered entry is compared with itself
+			...each(
+				get(n, 'credit.accounts'),
+				'credit.accounts',
+				['maxDaysPastDue', 'worstAssetClass', 'status'],
+				(account, i) =>
+					typeof account.accountNumber === 'string' ? account.accountNumber : String(i),
+			),
 			...pick(
 				get(n, 'employment'),
 				['currentEmployer', 'totalTenureMonths', 'employerCount'],

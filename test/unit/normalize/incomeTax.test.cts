@@ -316,6 +316,21 @@ describe('normalizeItrData', () => {
 				.filings[0].status,
 		).toBe('B');
 	});
+
+	it("a return's status history with an unreadable or undated entry has no known latest status", () => {
+		const statusOf = (history: unknown[]) =>
+			normalizeItrData({ data: { filings: [{ itr_status: history }] } }).filings[0].status;
+		const processed = { status: 'ITR Processed', date: '2025-09-01' };
+		const verified = { status: 'Successfully E-Verified', date: '2025-08-01' };
+		expect(statusOf([verified, processed])).toBe('ITR Processed');
+		// the null entry could be the latest: never the older status in its place
+		expect(statusOf([verified, processed, null])).toBeNull();
+		expect(statusOf([verified, null, processed])).toBeNull();
+		expect(statusOf([verified, { status: 'ITR Processed' }])).toBeNull();
+		expect(statusOf([verified, { status: 200, date: '2025-09-01' }])).toBeNull();
+		// two statuses of the same latest date that disagree
+		expect(statusOf([processed, { status: 'Defective', date: '2025-09-01' }])).toBeNull();
+	});
 });
 
 describe('normalizeAnalysisJob', () => {

@@ -5,7 +5,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	bureauReport,
@@ -19,8 +19,15 @@ import type { DownloadSwitch } from '../../helpers/documents';
 import { downloadFile, downloadProperty, personalFileName } from '../../helpers/documents';
 import type { PersonalDataChoice } from '../../helpers/personalData';
 import type { Bureau } from '../../helpers/validation';
-import { assertBureaus, assertMobile, assertPan, requireText } from '../../helpers/validation';
-import { splitWithVerdict } from '../../helpers/normalize/decision';
+import {
+	assertBureaus,
+	assertMobile,
+	assertPan,
+	BUREAUS,
+	requireText,
+} from '../../helpers/validation';
+import type { DecideOptions } from '../../helpers/normalize/decision';
+import { splitWithVerdict, withDecision } from '../../helpers/normalize/decision';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
@@ -40,6 +47,13 @@ import {
 } from '../common.descriptions';
 import { isNormalizedOutput, personalDataChoice } from '../../helpers/outputChoice';
 
+const BUREAU_NAMES: Record<string, string> = {
+	cibil: 'CIBIL',
+	crif: 'CRIF High Mark',
+	equifax: 'Equifax',
+	experian: 'Experian',
+};
+
 const FILE_FIELD_LABEL = 'Put Report Files in Field';
 /** Version 1 named the switch downloadReportPdf. */
 const DOWNLOAD: DownloadSwitch = { v1Name: 'downloadReportPdf' };
@@ -57,6 +71,7 @@ const properties: INodeProperties[] = [
 	consentField,
 	consentReferenceField,
 	...decisionOutputFields,
+	...decideOnFields(),
 	...downloadFields(
 		'Download Report PDFs',
 		"Whether to download each bureau's report document (the response's report link) as a binary " +
@@ -103,6 +118,100 @@ const properties: INodeProperties[] = [
 const displayOptions = {
 	show: { resource: ['creditReport'], operation: ['getMultiBureauReport'] },
 };
+
+/**
+ * The policy's facts (version 3, Simplified and Normalized): which bureaus must answer and whether
+ * their payment history is required; decisionReady is computed over exactly these (never fewer) and
+ * each answer names them in decidedOn (helpers/normalize/decision.ts, docs/output.md).
+ */
+function decideOnFields(): INodeProperties[] {
+	const shown = {
+		show: { '@version': [{ _cnd: { gte: 3 } }] },
+		hide: { '/outputMode': ['raw'] },
+	} satisfies INodeProperties['displayOptions'];
+	return [
+		{
+			displayName: 'Bureaus That Must Answer',
+			name: 'bureausMustAnswer',
+			type: 'options',
+			noDataExpression: true,
+			default: 'all',
+			options: [
+				{
+					name: 'All Requested (Safe Choice)',
+					value: 'all',
+					description:
+						'Ready only when every requested bureau sent a report with a usable score (and payment history)',
+				},
+				{
+					name: 'At Least One',
+					value: 'atLeastOne',
+					description:
+						'Ready when one bureau answered in full; the others may have failed or have no record',
+				},
+				{
+					name: 'Named Bureaus',
+					value: 'named',
+					description: 'Ready when each bureau picked below answered in full',
+				},
+			],
+			description:
+				'The bureaus your lending policy decides on: decisionReady is true only when they answered in full, and each answer lists what it was decided on in decidedOn. Known figures of the other bureaus still count (a known low score or delinquency is never hidden).',
+			displayOptions: shown,
+		},
+		{
+			displayName: 'Must Answer',
+			name: 'mustAnswerBureaus',
+			type: 'multiOptions',
+			noDataExpression: true,
+			default: [],
+			options: BUREAUS.map((b) => ({ name: BUREAU_NAMES[b], value: b })),
+			description: 'The bureaus that must answer in full (at least one, among the requested ones)',
+			displayOptions: {
+				show: { ...shown.show, bureausMustAnswer: ['named'] },
+				hide: shown.hide,
+			},
+		},
+		{
+			displayName: 'Payment History Required',
+			name: 'paymentHistoryRequired',
+			type: 'boolean',
+			noDataExpression: true,
+			default: true,
+			description:
+				"Whether a bureau's payment history (days past due) must be known for the answer to be ready. Off: a known score is enough, and maxDaysPastDue may be null on a ready answer.",
+			displayOptions: shown,
+		},
+	];
+}
+
+/** An item's policy (version 3, Simplified and Normalized). */
+function readPolicy(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	requested: readonly string[],
+): DecideOptions {
+	const choice = context.getNodeParameter('bureausMustAnswer', itemIndex, 'all');
+	const paymentHistory =
+		context.getNodeParameter('paymentHistoryRequired', itemIndex, true) !== false;
+	if (choice === 'atLeastOne') return { bureaus: 'atLeastOne', paymentHistory };
+	if (choice !== 'named') return { bureaus: 'all', paymentHistory };
+	const picked = context.getNodeParameter('mustAnswerBureaus', itemIndex, []);
+	const named = BUREAUS.filter((b) => Array.isArray(picked) && picked.includes(b));
+	const notRequested = named.filter((b) => !requested.includes(b));
+	if (named.length === 0 || notRequested.length > 0)
+		throw new NodeOperationError(
+			context.getNode(),
+			named.length === 0
+				? 'Bureaus That Must Answer: no bureau named'
+				: `Bureaus That Must Answer names ${notRequested.map((b) => BUREAU_NAMES[b]).join(', ')}, which Bureaus does not request`,
+			{
+				itemIndex,
+				description: `Pick under Must Answer one or more of the requested bureaus (${requested.map((b) => BUREAU_NAMES[b] ?? b).join(', ')}), or choose All Requested.`,
+			},
+		);
+	return { bureaus: named, paymentHistory };
+}
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
@@ -162,6 +271,8 @@ interface MultiBureauRequest {
 	withVerdict: boolean;
 	/** Personal Data in Output: the file names follow it. */
 	personalData: PersonalDataChoice;
+	/** Version 3: the bureaus and facts the verdict rests on. */
+	decideOn?: DecideOptions;
 }
 
 export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauRequest {
@@ -189,6 +300,10 @@ export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauReq
 		includeFullReports: options.includeFullReports === true,
 		withVerdict: simplify && this.getNode().typeVersion >= 3,
 		personalData: personalDataChoice(this, itemIndex),
+		decideOn:
+			simplify && this.getNode().typeVersion >= 3
+				? readPolicy(this, itemIndex, bureaus)
+				: undefined,
 	};
 }
 
@@ -203,6 +318,7 @@ export async function execute(
 		includeFullReports,
 		withVerdict,
 		personalData,
+		decideOn,
 	}: MultiBureauRequest,
 	policy: RequestPolicy,
 	itemIndex: number,
@@ -258,7 +374,7 @@ export async function execute(
 		};
 		const perBureau = splitItems(response, summary.bureaus, simplify, common, reports);
 		const items = withVerdict
-			? splitWithVerdict('creditReport.getMultiBureauReport', summary, perBureau)
+			? splitWithVerdict('creditReport.getMultiBureauReport', summary, perBureau, decideOn)
 			: perBureau;
 		return items.map((json, index) => {
 			const bureau = summary.bureaus[index].bureau;
@@ -281,6 +397,8 @@ export async function execute(
 			})),
 		};
 	}
+	// the verdict under the item's policy (the item output keeps a record that has one)
+	if (withVerdict) json = withDecision('creditReport.getMultiBureauReport', json, decideOn);
 	if (files.size === 0) return [{ json }];
 	const binary: Record<string, IBinaryData> = {};
 	for (const [bureau, file] of files) binary[fileKey(bureau)] = file;

@@ -4,7 +4,7 @@ import type { Shape } from './common';
 import { asArray, asObject, first, toIsoDate, toNumber, toUpperText, unwrap } from './common';
 import { isObject, toText } from '../../../shared/values';
 import { statusCategory } from './decision';
-import { toAmount } from './grammar';
+import { toAmount, toCount, toPercent, toSignedAmount } from './grammar';
 import { toStatusText } from './statusText';
 
 /**
@@ -308,13 +308,13 @@ function latestFinancials(list: unknown): FinancialYear | null {
 	return {
 		yearEnd: toIsoDate(y.year),
 		nature: toText(y.nature),
-		revenue: toNumber(pnl.net_revenue),
-		operatingProfit: toNumber(pnl.operating_profit),
-		profitBeforeTax: toNumber(pnl.profit_before_tax),
-		profitAfterTax: toNumber(pnl.profit_after_tax),
-		totalAssets: toNumber(asObject(bs.assets).given_assets_total),
-		totalEquity: toNumber(subTotals.total_equity),
-		totalDebt: toNumber(subTotals.total_debt),
+		revenue: toAmount(pnl.net_revenue),
+		operatingProfit: toSignedAmount(pnl.operating_profit),
+		profitBeforeTax: toSignedAmount(pnl.profit_before_tax),
+		profitAfterTax: toSignedAmount(pnl.profit_after_tax),
+		totalAssets: toAmount(asObject(bs.assets).given_assets_total),
+		totalEquity: toSignedAmount(subTotals.total_equity),
+		totalDebt: toAmount(subTotals.total_debt),
 		netMargin: toNumber(ratios.net_margin),
 		revenueGrowth: toNumber(ratios.revenue_growth),
 		debtToEquity: toNumber(ratios.debt_by_equity),
@@ -382,10 +382,10 @@ function shareholdingSummary(list: unknown): ShareholdingSummary | null {
 	if (!latest) return null;
 	return {
 		financialYear: toText(latest.financial_year),
-		totalEquityShares: toNumber(latest.total_equity_shares),
-		totalPreferenceShares: toNumber(latest.total_preference_shares),
-		promoterPercent: toNumber(latest.promoter),
-		publicPercent: toNumber(latest.public),
+		totalEquityShares: toCount(latest.total_equity_shares),
+		totalPreferenceShares: toCount(latest.total_preference_shares),
+		promoterPercent: toPercent(latest.promoter),
+		publicPercent: toPercent(latest.public),
 	};
 }
 
@@ -417,9 +417,9 @@ function insights(result: IDataObject): RegistryInsights {
 		activity: toText(first(company.activity, activities[0]?.business_activity_description)),
 		summary: toText(asObject(result.description).summary),
 		phone: toText(first(...phones)),
-		revenue: toNumber(indicators.revenue),
-		profit: toNumber(indicators.profit),
-		employeeCount: toNumber(indicators.employee_count),
+		revenue: toAmount(indicators.revenue),
+		profit: toSignedAmount(indicators.profit),
+		employeeCount: toCount(indicators.employee_count),
 		financialScore: toNumber(score.overall_financial_score),
 		financialSubScores: {
 			growth: toNumber(score.growth_score),
@@ -570,7 +570,7 @@ export function normalizeCompany(body: unknown): CompanySummary {
 			registrationNumber: toText(company.registration_number),
 			authorisedCapital: registryAmount(company.authorised_capital),
 			paidUpCapital: registryAmount(company.paid_up_capital),
-			numberOfMembers: toNumber(company.number_of_members),
+			numberOfMembers: toCount(company.number_of_members),
 			email: emailOf(company, result),
 			pan: toUpperText(first(company.pan, result.pan)),
 			pdfUrl: toText(data.pdf_url),
@@ -663,7 +663,7 @@ function openCharges(list: unknown): OpenCharge[] | null {
 	if (entries === null) return null;
 	return entries.map((c) => ({
 		holder: toText(first(c.charge_holder, c.charge_holder_name, c.holder, c.lender, c.bank_name)),
-		amount: toNumber(first(c.amount, c.charge_amount, c.amount_secured)),
+		amount: toAmount(first(c.amount, c.charge_amount, c.amount_secured)),
 		createdOn: toIsoDate(first(c.date_of_creation, c.creation_date, c.created_on)),
 		status: toStatusText(c.status),
 	}));
@@ -737,7 +737,7 @@ export function normalizeLlp(body: unknown): LlpSummary {
 			creditRatingCount: ratings ? ratings.length : null,
 			creditRatings: ratings,
 			creditRating: ratings ? (ratings[0]?.rating ?? null) : null,
-			legalCaseCount: toNumber(
+			legalCaseCount: toCount(
 				first(
 					disputes.total_cases,
 					Array.isArray(result.legal_history) ? result.legal_history.length : null,
@@ -858,7 +858,7 @@ export function normalizeEntity(body: unknown): EntitySummary {
 			classOfCompany: toText(company.class_of_company),
 			authorisedCapital: registryAmount(company.authorised_capital),
 			paidUpCapital: registryAmount(company.paid_up_capital),
-			profit: toNumber(indicators.profit),
+			profit: toSignedAmount(indicators.profit),
 			bureauDefaults: registryFlag(indicators.bureau_defaults),
 			gstFilingDelay: registryFlag(indicators.gst_filing_delay),
 			tdsDefaults: registryFlag(tds.tds_defaults),

@@ -31,12 +31,24 @@ export interface DecisionVerdict extends IDataObject {
  */
 export interface DecideOptions {
 	decideOn?: readonly string[];
+	/**
+	 * Get Multi-Bureau Report: which bureaus must answer: every bureau in the answer (`all`, the
+	 * default), `atLeastOne` in full, or the named ones (bureau values, e.g. `['cibil']`).
+	 */
+	bureaus?: 'all' | 'atLeastOne' | readonly string[];
+	/** Get Multi-Bureau Report: whether a bureau's payment history must be known (default true). */
+	paymentHistory?: boolean;
 }
 
 type Decide = (
 	record: IDataObject,
 	options?: DecideOptions,
-) => { incomplete: string[]; aggregates: IDataObject };
+) => {
+	incomplete: string[];
+	aggregates: IDataObject;
+	/** Figures that replace the record's own (a policy on fewer bureaus recomputes the scores over them). */
+	overrides?: IDataObject;
+};
 
 const BUREAU_NAMES: Record<string, string> = {
 	cibil: 'CIBIL',
@@ -84,27 +96,109 @@ function creditFileGaps(
 const fileFigure = (file: IDataObject, key: string, accountCountKey: string): number | null =>
 	typeof file[key] === 'number' ? (file[key] as number) : file[accountCountKey] === 0 ? 0 : null;
 
-const multiBureau: Decide = (record) => {
+/** One bureau's gaps: no report, its score, its payment history (unless the policy leaves it out). */
+function bureauGaps(outcome: IDataObject, paymentHistory: boolean): string[] {
+	const name = bureauName(outcome.bureau);
+	if (outcome.success !== true && isNull(outcome.scoreKind)) return [`${name}: no report`];
+	const gaps = creditFileGaps(outcome, `${name}: `, 'accountCount');
+	return paymentHistory ? gaps : gaps.filter((gap) => !gap.endsWith('payment history unknown'));
+}
+
+/** The bureaus' facts a policy decides on, in words (`decidedOn`). */
+function bureauFacts(names: string[], paymentHistory: boolean, anyOne: boolean): string[] {
+	const facts = paymentHistory ? ['score', 'payment history'] : ['score'];
+	if (anyOne) return [`at least one of ${names.join(', ')}: ${facts.join(' and ')}`];
+	return names.flatMap((name) => facts.map((fact) => `${name}: ${fact}`));
+}
+
+/** The lowest and highest of the known scores (300 to 900) of some bureaus. */
+function scoreRange(bureaus: IDataObject[]): IDataObject {
+	const scores = bureaus
+		.filter((b) => b.scoreKind === 'score' && typeof b.score === 'number')
+		.map((b) => b.score as number);
+	return scores.length === 0
+		? { lowestScore: null, highestScore: null }
+		: { lowestScore: Math.min(...scores), highestScore: Math.max(...scores) };
+}
+
+/**
+ * The bureaus (Get Multi-Bureau Report). By default every bureau in the answer must have a report, a
+ * usable score and a known payment history. A policy may decide on fewer (*Bureaus That Must Answer*,
+ * *Payment History Required*): ready when the bureaus it names (or at least one bureau) are complete
+ * in what it requires. The figures then cover the bureaus that count and every other bureau whose
+ * figure is known (a known low score or delinquency elsewhere is never hidden); what is unknown outside
+ * the policy is ignored, which is what a lender gives up (docs/output.md).
+ */
+const multiBureau: Decide = (record, options) => {
 	const bureaus = asArray(record.bureaus).map(asObject);
+	const paymentHistory = options?.paymentHistory !== false;
+	const must = options?.bureaus ?? 'all';
+	const names = bureaus.map((b) => bureauName(b.bureau));
+	if (must === 'all' && paymentHistory) {
+		const incomplete: string[] = [];
+		if (bureaus.length === 0) incomplete.push('no bureau in the answer');
+		for (const outcome of bureaus) incomplete.push(...bureauGaps(outcome, true));
+		const ready = incomplete.length === 0;
+		const figure = (key: string) =>
+			ready ? worstOf(bureaus.map((b) => fileFigure(b, key, 'accountCount'))) : null;
+		return {
+			incomplete,
+			aggregates: {
+				maxDaysPastDue: figure('maxDaysPastDue'),
+				delinquentMonths: figure('delinquentMonths'),
+				decidedOn: bureauFacts(names, true, false),
+			},
+		};
+	}
+	// the bureaus that must be complete: all, the named ones (absent ones are gaps), or any one
+	const counted =
+		must === 'atLeastOne'
+			? bureaus.filter((b) => bureauGaps(b, paymentHistory).length === 0)
+			: must === 'all'
+				? bureaus
+				: must.map(
+						(bureau) =>
+							bureaus.find((b) => String(b.bureau).toLowerCase() === bureau.toLowerCase()) ?? {
+								bureau,
+								success: false,
+							},
+					);
 	const incomplete: string[] = [];
-	if (bureaus.length === 0) incomplete.push('no bureau in the answer');
-	for (const outcome of bureaus) {
-		const name = bureauName(outcome.bureau);
-		if (outcome.success !== true && isNull(outcome.scoreKind)) {
-			incomplete.push(`${name}: no report`);
-			continue;
+	if (must === 'atLeastOne') {
+		if (counted.length === 0) {
+			incomplete.push(
+				bureaus.length === 0 ? 'no bureau in the answer' : 'no bureau answered in full',
+			);
+			for (const outcome of bureaus) incomplete.push(...bureauGaps(outcome, paymentHistory));
 		}
-		incomplete.push(...creditFileGaps(outcome, `${name}: `, 'accountCount'));
+	} else {
+		if (counted.length === 0) incomplete.push('no bureau in the answer');
+		for (const outcome of counted) incomplete.push(...bureauGaps(outcome, paymentHistory));
 	}
 	const ready = incomplete.length === 0;
-	const figure = (key: string) =>
-		ready ? worstOf(bureaus.map((b) => fileFigure(b, key, 'accountCount'))) : null;
+	// every bureau whose figure is known counts, the required ones are known when ready
+	const known = bureaus.filter((b) => !counted.includes(b)).concat(counted);
+	const figure = (key: string) => {
+		if (!ready) return null;
+		const values = known
+			.map((b) => fileFigure(b, key, 'accountCount'))
+			.filter((v): v is number => v !== null);
+		return values.length === 0 ? null : Math.max(...values);
+	};
+	const decidedOn = bureauFacts(
+		must === 'atLeastOne' || must === 'all' ? names : must.map((bureau) => bureauName(bureau)),
+		paymentHistory,
+		must === 'atLeastOne',
+	);
 	return {
 		incomplete,
 		aggregates: {
 			maxDaysPastDue: figure('maxDaysPastDue'),
 			delinquentMonths: figure('delinquentMonths'),
+			decidedOn,
 		},
+		// the record's scores are null when any bureau's is unknown: over the bureaus that count here
+		overrides: ready ? scoreRange(known) : { lowestScore: null, highestScore: null },
 	};
 };
 
@@ -418,6 +512,15 @@ export function decide(
 	return { ...verdict, adverse: adverseFacts(operation, record, verdict) };
 }
 
+/** The figures a policy recomputes in place of the record's own (Get Multi-Bureau Report on fewer bureaus). */
+function overridesOf(
+	operation: string,
+	record: IDataObject,
+	options: DecideOptions | undefined,
+): IDataObject {
+	return DECIDERS[operation]?.(record, options).overrides ?? {};
+}
+
 /**
  * A Normalized record with its verdict: `decisionReady` and `incomplete` lead, the aggregates follow
  * them (an aggregate the record already names, such as a per-bureau figure, is not overwritten).
@@ -433,7 +536,9 @@ export function withDecision(
 	const { decisionReady, incomplete, ...aggregates } = verdict;
 	const out: IDataObject = { decisionReady, incomplete };
 	for (const [key, value] of Object.entries(aggregates)) if (!(key in record)) out[key] = value;
-	for (const [key, value] of Object.entries(record)) if (!(key in out)) out[key] = value;
+	const overrides = overridesOf(operation, record, options);
+	for (const [key, value] of Object.entries(record))
+		if (!(key in out)) out[key] = key in overrides ? overrides[key] : value;
 	return out;
 }
 
@@ -446,7 +551,10 @@ export function splitWithVerdict(
 	operation: string,
 	record: IDataObject,
 	items: IDataObject[],
+	options?: DecideOptions,
 ): IDataObject[] {
-	const { decisionReady, incomplete, adverse } = decide(operation, record);
-	return items.map((json) => ({ decisionReady, incomplete, ...json, adverse }));
+	const { decisionReady, incomplete, decidedOn, adverse } = decide(operation, record, options);
+	const policy = decidedOn === undefined ? {} : { decidedOn };
+	// the whole answer's adverse facts (a bureau's own item may not name them all)
+	return items.map((json) => ({ decisionReady, incomplete, ...policy, ...json, adverse }));
 }

@@ -242,21 +242,27 @@ function incomeHeads(sources: IDataObject[]): IncomeHeads {
 	};
 }
 
+/**
+ * The latest entry of a return's status history. Unknown (null) when an entry cannot be read (not an
+ * object, no status word) or when some entries are dated and others not, or two of the latest date
+ * disagree: the entry left out or undated could be the latest.
+ */
 function latestStatus(raw: unknown): { status: string | null; date: string | null } {
+	const unknown = { status: null, date: null };
 	if (!Array.isArray(raw)) return { status: toStatusText(raw), date: null };
-	const entries = raw
-		.map((e) => asObject(e))
-		.map((e) => ({
-			status: toStatusText(e.status),
-			date: toIsoDate(e.date) ?? toIsoTimestamp(e.date),
-		}));
-	if (entries.length === 0) return { status: null, date: null };
+	if (raw.length === 0 || raw.some((e) => !isObject(e))) return unknown;
+	const entries = raw.map((e: IDataObject) => ({
+		status: toStatusText(e.status),
+		date: toIsoDate(e.date) ?? toIsoTimestamp(e.date),
+	}));
+	if (entries.some((e) => e.status === null)) return unknown;
 	const dated = entries.filter((e) => e.date !== null);
-	// latest by date when dates are readable, otherwise the last entry
-	const latest = dated.length
-		? dated.reduce((a, b) => ((b.date as string) >= (a.date as string) ? b : a))
-		: entries[entries.length - 1];
-	return latest;
+	// undated entries: the last listed is the latest
+	if (dated.length === 0) return entries[entries.length - 1];
+	if (dated.length < entries.length) return unknown;
+	const newest = dated.reduce((a, b) => ((b.date as string) > (a.date as string) ? b : a)).date;
+	const latest = dated.filter((e) => e.date === newest);
+	return latest.every((e) => e.status === latest[0].status) ? latest[latest.length - 1] : unknown;
 }
 
 function filing(raw: unknown): ItrFiling {

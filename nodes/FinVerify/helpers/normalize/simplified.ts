@@ -256,6 +256,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 			? // one item per bureau: the verdict of the whole answer, then this bureau's facts
 				same(
 					...VERDICT_ADVERSE,
+					'decidedOn',
 					'score',
 					'scoreKind',
 					'maxDaysPastDue',
@@ -268,6 +269,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 			: // maxDaysPastDue and delinquentMonths: the worst over every bureau, null unless all are known
 				same(
 					...VERDICT_ADVERSE,
+					'decidedOn',
 					'lowestScore',
 					'highestScore',
 					'maxDaysPastDue',

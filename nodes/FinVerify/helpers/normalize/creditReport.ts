@@ -308,23 +308,27 @@ function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 		lines && (accounts === undefined || (distinct !== null && lines.length >= distinct.length))
 			? lines.map((line) => readHistory(isObject(line) ? field(line, HISTORY_NAMES) : line))
 			: null;
-	// each account with its line's dated months, for the adverse facts (adverse.ts)
-	const lineOf = (account: unknown) => {
-		const number = lineIdentity(account);
-		return number === null ? undefined : (lines ?? []).find((l) => lineIdentity(l) === number);
-	};
-	const details: CreditAccountDetail[] = (
-		accounts === undefined ? [] : (distinctEntries(accounts, accountIdentity).entries ?? accounts)
-	).map((account) => {
-		const line = lineOf(account);
+	// the adverse facts (adverse.ts) follow the lines the delinquency is read from: each line with its
+	// account (by number; else the account in its place when as many are listed), then the accounts no
+	// line names (their status: written off, settled)
+	const listed =
+		accounts === undefined ? [] : (distinctEntries(accounts, accountIdentity).entries ?? accounts);
+	const used = new Set<unknown>();
+	const details: CreditAccountDetail[] = (lines ?? []).map((line, index) => {
+		const number = lineIdentity(line);
+		const byNumber = number === null ? undefined : listed.find((a) => lineIdentity(a) === number);
+		const account =
+			byNumber ??
+			(listed.length === (lines ?? []).length && !used.has(listed[index])
+				? listed[index]
+				: { account_number: number });
+		used.add(account);
 		return {
 			account,
-			months:
-				line === undefined
-					? null
-					: readDatedHistory(isObject(line) ? field(line, HISTORY_NAMES) : line),
+			months: readDatedHistory(isObject(line) ? field(line, HISTORY_NAMES) : line),
 		};
 	});
+	for (const account of listed) if (!used.has(account)) details.push({ account, months: null });
 	return withAdverseDetail<BureauOutcome>(
 		{
 			bureau,

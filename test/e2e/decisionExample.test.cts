@@ -129,6 +129,13 @@ const CASES: Case[] = [
 		mutate: setScores(760),
 	},
 	{
+		name: 'Late Decline',
+		pan: LATE_PAN,
+		expected: 'decline',
+		incomplete: false,
+		mutate: setScores(540),
+	},
+	{
 		name: 'Experian History Removed',
 		pan: CLEAN_PAN,
 		expected: 'refer',
@@ -335,6 +342,37 @@ describe.each(SHAPES)('the decision example, %s shape', (current) => {
 			.json('Refer to underwriter')
 			.find((j) => j.applicationId === 'Complete Late');
 		expect(late?.reason).toContain('worst days past due 60');
+	});
+
+	test('the decline branch writes the reasons from adverse; the refer branches show incomplete and adverse (issue 46)', async () => {
+		const result = await engine.run(exampleWith());
+		expect(result.error).toBeUndefined();
+		const by = (node: string) =>
+			Object.fromEntries(result.json(node).map((j) => [String(j.applicationId), j]));
+		const declined = by('Decline');
+		// each bureau's 60-day month, in words with the bureau and the masked account
+		const reasons = String(declined['Late Decline'].reasons).split('; ');
+		expect(reasons.length).toBeGreaterThanOrEqual(3);
+		for (const bureau of ['CIBIL', 'Experian', 'CRIF'])
+			expect(
+				reasons.some((r) => r.startsWith(`${bureau}: `) && r.includes('60 days past due')),
+			).toBe(true);
+		for (const reason of reasons) {
+			expect(reason).not.toContain(LATE_PAN);
+			expect(reason).not.toMatch(/\d{8,}/); // no full account or mobile number
+		}
+		// a decline on the score alone: nothing adverse in the reports, the score is the reason
+		expect(declined['Complete Decline'].reasons).toBe('Lowest credit score 540');
+		// the reviewer sees what stood out and what is unknown
+		const referred = by('Refer to underwriter');
+		expect(referred['Complete Late']).toMatchObject({ incomplete: '' });
+		expect(String(referred['Complete Late'].adverse)).toContain('60 days past due');
+		expect(referred['Complete Between']).toMatchObject({ incomplete: '', adverse: '' });
+		const incomplete = by('Refer: incomplete answer');
+		expect(String(incomplete['Experian History Removed'].incomplete)).toContain(
+			'Experian: payment history unknown',
+		);
+		expect(typeof incomplete['Experian History Removed'].adverse).toBe('string');
 	});
 
 	test("Incomplete Answers: Keep in the Output: the Switch's decisionReady guard refers every unknown", async () => {

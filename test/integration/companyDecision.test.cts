@@ -83,7 +83,12 @@ describe.each(SHAPES)('company decisions, %s layout', (shape) => {
 			expect.objectContaining({
 				decisionReady: false,
 				declinable: true,
-				adverse: ['status: Struck Off'],
+				adverse: [
+					expect.objectContaining({
+						kind: 'struckOff',
+						text: "Company: struck off (status 'Struck Off')",
+					}),
+				],
 				statusCategory: 'struckOff',
 			}),
 		]);

@@ -236,7 +236,13 @@ describe('Decide On: decisionReady over exactly the chosen facts', () => {
 		).toMatchObject({ decisionReady: true, adverse: [] });
 		expect(decide(PAN, { ...entity, tdsDefaults: true })).toMatchObject({
 			decisionReady: true,
-			adverse: ['TDS defaults'],
+			adverse: [
+				expect.objectContaining({
+					kind: 'tdsDefault',
+					source: 'entity',
+					text: 'Entity: TDS defaults',
+				}),
+			],
 		});
 	});
 
@@ -265,7 +271,13 @@ describe('a known adverse status declines on its own', () => {
 		expect(verdict).toMatchObject({
 			decisionReady: false,
 			declinable: true,
-			adverse: [`status: ${status}`],
+			adverse: [
+				expect.objectContaining({
+					figure: status,
+					source: 'company',
+					text: expect.stringContaining(`(status '${status}')`) as unknown,
+				}),
+			],
 		});
 		expect(verdict.incomplete).toHaveLength(2);
 	});
@@ -295,7 +307,16 @@ describe('a known adverse status declines on its own', () => {
 		expect(decide(CIN, litigation)).toMatchObject({
 			decisionReady: true,
 			declinable: false,
-			adverse: ['pending cases', 'bureau defaults'],
+			adverse: [
+				expect.objectContaining({
+					kind: 'litigation',
+					text: 'Company: pending cases (litigation)',
+				}),
+				expect.objectContaining({
+					kind: 'bureauDefault',
+					text: 'Company: defaults reported to a credit bureau',
+				}),
+			],
 		});
 		expect(decide(CIN, { ...litigation, status: null }).adverse).toBeNull();
 	});

@@ -199,6 +199,15 @@ describe('multi-bureau verdict and aggregates', () => {
 				'CRIF: score',
 				'CRIF: payment history',
 			],
+			// a record without its accounts (read back from JSON): each bureau's worst, in words
+			adverse: [
+				expect.objectContaining({
+					source: 'cibil',
+					kind: 'daysPastDue',
+					text: 'CIBIL: an account 30 days past due in the last 12 reported months',
+				}),
+				expect.objectContaining({ source: 'experian', kind: 'daysPastDue', figure: 90 }),
+			],
 		});
 	});
 
@@ -265,13 +274,14 @@ describe('multi-bureau verdict and aggregates', () => {
 	test('version 3 Simplified: the verdict leads, at most 10 fields', () => {
 		const record = withDecision(MULTI, { bureaus: [bureau('cibil', {})], lowestScore: 720 });
 		const simplified = simplifyOutput(MULTI, record, 3);
-		expect(Object.keys(simplified).slice(0, 3)).toEqual([
+		expect(Object.keys(simplified).slice(0, 4)).toEqual([
 			'decisionReady',
 			'incomplete',
+			'adverse',
 			'decidedOn',
 		]);
-		// 10 facts at most after the verdict (decidedOn is part of it)
-		expect(Object.keys(simplified).length - 1).toBeLessThanOrEqual(10);
+		// 10 facts at most after the verdict (adverse and decidedOn are part of it)
+		expect(Object.keys(simplified).length - 2).toBeLessThanOrEqual(10);
 		expect(simplified.maxDaysPastDue).toBe(0);
 		// version 2 keeps its view
 		expect(simplifyOutput(MULTI, record, 2)).not.toHaveProperty('decisionReady');
@@ -343,7 +353,13 @@ describe('the other operations', () => {
 			decisionReady: true,
 			incomplete: [],
 			declinable: true,
-			adverse: ['status: Strike Off'],
+			adverse: [
+				expect.objectContaining({
+					kind: 'struckOff',
+					source: 'company',
+					text: "Company: struck off (status 'Strike Off')",
+				}),
+			],
 			decidedOn: [
 				'status',
 				'age',

@@ -154,11 +154,13 @@ describe.each(Object.entries(DECISION_FIELDS))('%s', (kind, decision) => {
  */
 const REGISTRY_VERDICT = ['decisionReady', 'incomplete', 'declinable', 'adverse', 'decidedOn'];
 
+/** The other decision operations: the verdict and the adverse facts (issue 46) lead. */
+const VERDICT_ADVERSE = ['decisionReady', 'incomplete', 'adverse'];
+
 const V3_DECISION_FIELDS: Record<string, string[]> = {
 	// the bureaus' policy (Bureaus That Must Answer, Payment History Required) in decidedOn (issue 45)
 	'creditReport.getMultiBureauReport': [
-		'decisionReady',
-		'incomplete',
+		...VERDICT_ADVERSE,
 		'decidedOn',
 		'lowestScore',
 		'highestScore',
@@ -166,8 +168,7 @@ const V3_DECISION_FIELDS: Record<string, string[]> = {
 		'delinquentMonths',
 	],
 	'creditReport.getMultiBureauReport per bureau': [
-		'decisionReady',
-		'incomplete',
+		...VERDICT_ADVERSE,
 		'decidedOn',
 		'score',
 		'scoreKind',
@@ -183,29 +184,18 @@ const V3_DECISION_FIELDS: Record<string, string[]> = {
 		'gstFilingDelay',
 		'tdsDefaults',
 	],
-	'employment.getEpfoRecord': [
-		'decisionReady',
-		'incomplete',
-		'currentlyEmployed',
-		'currentEmployer',
-	],
+	'employment.getEpfoRecord': [...VERDICT_ADVERSE, 'currentlyEmployed', 'currentEmployer'],
 	'employment.getEpfoRecordWithCredit': [
-		'decisionReady',
-		'incomplete',
+		...VERDICT_ADVERSE,
 		'creditScore',
 		'creditScoreKind',
 		'maxDaysPastDue',
 	],
-	'incomeTaxReturn.getData': ['decisionReady', 'incomplete', 'latestGrossTotalIncome'],
-	'incomeTaxReturn.getData per filing': ['decisionReady', 'incomplete', 'grossTotalIncome'],
+	'incomeTaxReturn.getData': [...VERDICT_ADVERSE, 'latestGrossTotalIncome'],
+	'incomeTaxReturn.getData per filing': [...VERDICT_ADVERSE, 'grossTotalIncome'],
 	// the sample layout's own checks (negative balance, suspicious credits, health score) follow in that
 	// layout; the reference layout's item leaves them out
-	'bankStatementJourney.getAnalysis': [
-		'decisionReady',
-		'incomplete',
-		'anyBounce',
-		'inwardChequeReturn',
-	],
+	'bankStatementJourney.getAnalysis': [...VERDICT_ADVERSE, 'anyBounce', 'inwardChequeReturn'],
 };
 
 test('version 3 names the decision fields of every decision operation, and only of those', () => {
@@ -229,6 +219,7 @@ describe.each(Object.entries(V3_DECISION_FIELDS))('version 3, %s', (kind, decisi
 			expect(keys.slice(0, decision.length)).toEqual(decision);
 			// at most 10 facts after the verdict (a company's verdict names its policy's facts too)
 			const verdict = keys.filter((key) => REGISTRY_VERDICT.slice(2).includes(key)).length;
+			// (`adverse` is part of every decision operation's verdict)
 			expect(keys.filter((key) => key !== 'consentRecord').length - verdict).toBeLessThanOrEqual(
 				10,
 			);

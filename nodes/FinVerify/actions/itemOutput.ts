@@ -4,7 +4,8 @@ import type { OutputMode } from '../helpers/outputChoice';
 import { outputMode, personalDataChoice } from '../helpers/outputChoice';
 import { consentRecord } from '../helpers/consentRecord';
 import type { PullContext } from '../helpers/consentRecord';
-import { withDecision } from '../helpers/normalize/decision';
+import { decisionRecord } from '../helpers/decisionRecord';
+import { hasDecision, withDecision } from '../helpers/normalize/decision';
 import { simplifyOutput } from '../helpers/normalize/simplified';
 import type { PersonalDataChoice } from '../helpers/personalData';
 import { maskPersonalData } from '../helpers/personalData';
@@ -56,17 +57,29 @@ export function itemOutputOf(context: IExecuteFunctions, key: string, module: Op
 		if (output.incompleteAnswers) shaped = withDecision(key, shaped);
 		if (output.mode === 'simplified') shaped = simplifyOutput(key, shaped, typeVersion);
 		if (output.personalData) shaped = maskPersonalData(shaped, output.personalData);
-		if (module.consentPurpose === undefined) return shaped;
-		return {
-			...shaped,
-			consentRecord: consentRecord(
-				module.consentPurpose,
-				key,
-				sentAt,
-				pull,
-				output.consentReference,
-			),
-		};
+		if (module.consentPurpose !== undefined)
+			shaped = {
+				...shaped,
+				consentRecord: consentRecord(
+					module.consentPurpose,
+					key,
+					sentAt,
+					pull,
+					output.consentReference,
+				),
+			};
+		// version 3, Normalized: the record of the decision, for the lender's audit (Simplified stays small)
+		if (output.incompleteAnswers && output.mode === 'normalized' && hasDecision(key))
+			shaped = {
+				...shaped,
+				decisionRecord: decisionRecord(
+					key,
+					shaped,
+					{ ...pull, nodeVersion: typeVersion },
+					new Date(),
+				),
+			};
+		return shaped;
 	};
 	return { read, shape };
 }

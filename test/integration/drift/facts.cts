@@ -17,7 +17,10 @@ export type Facts = Record<string, unknown>;
 
 /** Version 3's aggregates of an operation (maxDaysPastDue, currentlyEmployed, statusCategory…). */
 const aggregateKeys = (operation: string) =>
-	Object.keys(decide(operation, {})).filter((k) => k !== 'decisionReady' && k !== 'incomplete');
+	Object.keys(decide(operation, {})).filter(
+		// the verdict's words: what is unknown, what is adverse (test/unit/drift holds `adverse` to the verdict)
+		(k) => k !== 'decisionReady' && k !== 'incomplete' && k !== 'adverse',
+	);
 
 /**
  * Simplified fields that are not decision facts: identifiers, the subject's name, the lists that say
@@ -26,6 +29,7 @@ const aggregateKeys = (operation: string) =>
 const NOT_FACTS = new Set([
 	'decisionReady',
 	'incomplete',
+	'adverse',
 	'pan',
 	'name',
 	'uan',

@@ -216,6 +216,28 @@ function checkDecisions(
 		// an answer the operation fails with an error naming what is missing: unknown, said loudly
 		if (drifted.rejected) continue;
 		const after = drifted.decisions[field];
+		if (field === 'verdict.adverse') {
+			// the adverse facts are words for a letter, not a figure a rule compares (issue 46): a drift may
+			// take a detail out of them (a lender's name, a month, a bounce's date); on an answer still ready,
+			// no kind of fact a decision fact stands behind (days past due and asset classes behind
+			// maxDaysPastDue, the flags, the status, current employment) may vanish from its source. Written
+			// off, settled and tax demands stand on fields the verdict does not rest on: they go with them
+			if (drifted.verdict?.decisionReady !== true || !Array.isArray(before)) continue;
+			const backed = (f: IDataObject) =>
+				!['writtenOff', 'settled', 'taxDemand'].includes(String(f.kind));
+			const key = (f: IDataObject) => `${String(f.source)}|${String(f.kind)}`;
+			const kept = new Set(((after ?? []) as IDataObject[]).map(key));
+			const lost = (before as IDataObject[]).filter((f) => backed(f) && !kept.has(key(f)));
+			if (lost.length > 0)
+				report.silent.push({
+					seed,
+					mutation: where,
+					field: `${field} (a fact lost)`,
+					before: lost,
+					after,
+				});
+			continue;
+		}
 		if (after === null || after === undefined) {
 			// a fact of version 3's verdict became unknown: the verdict must say so
 			if (facts.has(field) && drifted.verdict?.decisionReady !== false)

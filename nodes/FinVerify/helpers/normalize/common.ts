@@ -402,6 +402,7 @@ const sameReading = (a: MonthReading, b: MonthReading) =>
  */
 function readMonthEntries(
 	entries: Array<{ month: string | null; value: unknown }>,
+	dated = false,
 ): HistoryMonth[] | null {
 	const readings = entries.map((e) => ({ month: e.month, reading: readMonthEntry(e.value) }));
 	if (readings.some((r) => r.reading === null)) return null;
@@ -418,8 +419,10 @@ function readMonthEntries(
 		ordered = [...distinct].sort((a, b) => (b.month as string).localeCompare(a.month as string));
 	}
 	return ordered
-		.map((r) => r.reading)
-		.filter((r): r is HistoryMonth => r !== null && r !== 'notReported');
+		.filter((r) => r.reading !== null && r.reading !== 'notReported')
+		.map((r) =>
+			dated ? { ...(r.reading as HistoryMonth), month: r.month } : (r.reading as HistoryMonth),
+		);
 }
 
 /**
@@ -431,10 +434,29 @@ function readMonthEntries(
  * unknown, never read as clean.
  */
 export function readHistory(value: unknown): HistoryMonth[] | null {
+	return readHistoryOf(value, false);
+}
+
+/**
+ * readHistory, each month with the month it is (`YYYY-MM`, `month`) where the layout says it (CRIF's
+ * `MM:YYYY`, Equifax's `key`, Experian's Year and Month, month maps), null where it does not (a run of
+ * months without labels): the adverse facts name the month.
+ */
+export function readDatedHistory(value: unknown): DatedMonth[] | null {
+	return readHistoryOf(value, true) as DatedMonth[] | null;
+}
+
+/** A reported month and, where the layout says it, which month it is (`YYYY-MM`). */
+export interface DatedMonth extends HistoryMonth {
+	month: string | null;
+}
+
+function readHistoryOf(value: unknown, dated: boolean): HistoryMonth[] | null {
 	if (value === undefined || value === null) return null;
 	if (typeof value === 'number') {
 		const reading = readMonthEntry(value);
-		return reading === null || reading === 'notReported' ? null : [reading];
+		if (reading === null || reading === 'notReported') return null;
+		return [dated ? ({ ...reading, month: null } as DatedMonth) : reading];
 	}
 	if (typeof value === 'string') {
 		const tokens = historyTokens(value);
@@ -444,17 +466,24 @@ export function readHistory(value: unknown): HistoryMonth[] | null {
 				const crif = CRIF_MONTH.exec(token.trim());
 				return { month: crif ? `${crif[2]}-${crif[1]}` : null, value: token };
 			}),
+			dated,
 		);
 	}
 	if (Array.isArray(value))
-		return readMonthEntries(value.map((entry) => ({ month: entryMonth(entry), value: entry })));
+		return readMonthEntries(
+			value.map((entry) => ({ month: entryMonth(entry), value: entry })),
+			dated,
+		);
 	if (isObject(value)) {
 		const keys = Object.keys(value);
 		if (keys.length > 0 && keys.every((k) => monthOf(k) !== null))
-			return readMonthEntries(keys.map((k) => ({ month: monthOf(k), value: value[k] })));
+			return readMonthEntries(
+				keys.map((k) => ({ month: monthOf(k), value: value[k] })),
+				dated,
+			);
 		// an object holding the history under a name of its own
 		const inner = field(value, [...HISTORY_NAMES, ...DPD_NAMES]);
-		return inner === undefined ? null : readHistory(inner);
+		return inner === undefined ? null : readHistoryOf(inner, dated);
 	}
 	return null;
 }
@@ -521,6 +550,17 @@ export function accountHistory(account: unknown): HistoryMonth[] | null {
 	const profile = field(account, ['payment_history_profile']);
 	if (profile === undefined) return null;
 	return readExperianProfile(profile)?.map((days) => ({ days, assetClass: null })) ?? null;
+}
+
+/** accountHistory with each month's label where the layout states it (see readDatedHistory). */
+export function datedAccountHistory(account: unknown): DatedMonth[] | null {
+	const history = field(account, HISTORY_NAMES);
+	if (history !== undefined && history !== null) return readDatedHistory(history);
+	const profile = field(account, ['payment_history_profile']);
+	if (profile === undefined) return null;
+	return (
+		readExperianProfile(profile)?.map((days) => ({ days, assetClass: null, month: null })) ?? null
+	);
 }
 
 /** Days past due per month of one account (see accountHistory). */

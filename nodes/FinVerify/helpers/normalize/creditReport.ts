@@ -1,8 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { HistoryMonth, ScoreKind, Shape, WorstAssetClass } from './common';
+import type { CreditAccountDetail } from './adverse';
+import { ADVERSE_DETAIL, withAdverseDetail } from './adverse';
 import {
 	accountHistory,
+	datedAccountHistory,
+	readDatedHistory,
 	accountIdentity,
 	asArray,
 	asObject,
@@ -304,23 +308,47 @@ function referenceOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 		lines && (accounts === undefined || (distinct !== null && lines.length >= distinct.length))
 			? lines.map((line) => readHistory(isObject(line) ? field(line, HISTORY_NAMES) : line))
 			: null;
-	return {
-		bureau,
-		success: declared ?? hasData,
-		message: toText(first(entry.message, entry.error)) ?? (hasData ? null : 'No report returned'),
-		...read,
-		reportLink: toText(first(entry.report_link, entry.credit_report_link, report.report_link)),
-		name: toText(first(report.name, entry.name)),
-		pan: toUpperText(first(report.pan, entry.pan)),
-		mobile: toText(first(report.mobile, report.mobile_number, entry.mobile)),
-		gender: toLowerText(first(report.gender, entry.gender)),
-		enquiryCount: firstArrayLength(report.inquiries, report.enquiries),
-		lengthOfHistoryMonths: inRange(
-			first(report.length_of_credit_history_months, report.credit_history_months),
-			RANGES.tenureMonths,
-		),
-		...reportFacts(accounts, historiesOf, read.scoreKind),
-	};
+	// the adverse facts (adverse.ts) follow the lines the delinquency is read from: each line with its
+	// account (by number; else the account in its place when as many are listed), then the accounts no
+	// line names (their status: written off, settled)
+	const listed =
+		accounts === undefined ? [] : (distinctEntries(accounts, accountIdentity).entries ?? accounts);
+	const used = new Set<unknown>();
+	const details: CreditAccountDetail[] = (lines ?? []).map((line, index) => {
+		const number = lineIdentity(line);
+		const byNumber = number === null ? undefined : listed.find((a) => lineIdentity(a) === number);
+		const account =
+			byNumber ??
+			(listed.length === (lines ?? []).length && !used.has(listed[index])
+				? listed[index]
+				: { account_number: number });
+		used.add(account);
+		return {
+			account,
+			months: readDatedHistory(isObject(line) ? field(line, HISTORY_NAMES) : line),
+		};
+	});
+	for (const account of listed) if (!used.has(account)) details.push({ account, months: null });
+	return withAdverseDetail<BureauOutcome>(
+		{
+			bureau,
+			success: declared ?? hasData,
+			message: toText(first(entry.message, entry.error)) ?? (hasData ? null : 'No report returned'),
+			...read,
+			reportLink: toText(first(entry.report_link, entry.credit_report_link, report.report_link)),
+			name: toText(first(report.name, entry.name)),
+			pan: toUpperText(first(report.pan, entry.pan)),
+			mobile: toText(first(report.mobile, report.mobile_number, entry.mobile)),
+			gender: toLowerText(first(report.gender, entry.gender)),
+			enquiryCount: firstArrayLength(report.inquiries, report.enquiries),
+			lengthOfHistoryMonths: inRange(
+				first(report.length_of_credit_history_months, report.credit_history_months),
+				RANGES.tenureMonths,
+			),
+			...reportFacts(accounts, historiesOf, read.scoreKind),
+		},
+		details,
+	);
 }
 
 function sampleOutcome(bureau: string, entry: IDataObject): BureauOutcome {
@@ -330,25 +358,32 @@ function sampleOutcome(bureau: string, entry: IDataObject): BureauOutcome {
 	const read = readScore(sent ?? reportScore(report));
 	const declared = toBoolean(entry.success);
 	const accounts = reportAccounts(report);
-	return {
-		bureau,
-		success: declared ?? read.scoreKind !== null,
-		message: toText(entry.message),
-		...read,
-		reportLink: toText(entry.credit_report_link),
-		name: toText(data.name),
-		pan: toUpperText(data.pan),
-		mobile: toText(first(data.mobile, data.mobile_number)),
-		gender: toLowerText(data.gender),
-		enquiryCount: sampleEnquiryCount(report),
-		lengthOfHistoryMonths: crifHistoryMonths(report),
-		...reportFacts(
-			accounts,
-			(distinct) => (distinct && distinct.length > 0 ? distinct.map(accountHistory) : null),
-			read.scoreKind,
-			summaryAccountCount(report),
-		),
-	};
+	// each account with its dated months, for the adverse facts (adverse.ts)
+	const details: CreditAccountDetail[] = (
+		accounts === undefined ? [] : (distinctEntries(accounts, accountIdentity).entries ?? accounts)
+	).map((account) => ({ account, months: datedAccountHistory(account) }));
+	return withAdverseDetail<BureauOutcome>(
+		{
+			bureau,
+			success: declared ?? read.scoreKind !== null,
+			message: toText(entry.message),
+			...read,
+			reportLink: toText(entry.credit_report_link),
+			name: toText(data.name),
+			pan: toUpperText(data.pan),
+			mobile: toText(first(data.mobile, data.mobile_number)),
+			gender: toLowerText(data.gender),
+			enquiryCount: sampleEnquiryCount(report),
+			lengthOfHistoryMonths: crifHistoryMonths(report),
+			...reportFacts(
+				accounts,
+				(distinct) => (distinct && distinct.length > 0 ? distinct.map(accountHistory) : null),
+				read.scoreKind,
+				summaryAccountCount(report),
+			),
+		},
+		details,
+	);
 }
 
 /**
@@ -437,13 +472,19 @@ export function normalizeMultiBureau(
 	}
 	const numbers = bureaus.map((o) => o.score).filter((s): s is number => s !== null);
 	const unknown = bureaus.filter((o) => o.scoreKind === null).length;
-	const coverage: ScoreCoverage = {
-		bureaus: bureaus.length,
-		scored: numbers.length,
-		special: bureaus.filter((o) => o.scoreKind === 'noHistory' || o.scoreKind === 'new').length,
-		unknown,
-		complete: unknown === 0,
-	};
+	const coverage: ScoreCoverage = withAdverseDetail(
+		{
+			bureaus: bureaus.length,
+			scored: numbers.length,
+			special: bureaus.filter((o) => o.scoreKind === 'noHistory' || o.scoreKind === 'new').length,
+			unknown,
+			complete: unknown === 0,
+		},
+		// each bureau's accounts, for the adverse facts of an output that copies the outcomes
+		Object.fromEntries(
+			bureaus.map((o) => [o.bureau, (o as unknown as Record<symbol, unknown>)[ADVERSE_DETAIL]]),
+		),
+	);
 	const ranked = coverage.complete && numbers.length > 0;
 	const successful = bureaus.filter((o) => o.success).map((o) => o.bureau);
 	const declaredSuccess = toBoolean(object.success);

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { adverseFacts } from './adverse';
 import { asArray, asObject } from './common';
 
 /**
@@ -502,7 +503,9 @@ export function decide(
 	const decider = DECIDERS[operation];
 	if (!decider) return { decisionReady: true, incomplete: [] };
 	const { incomplete, aggregates } = decider(record, options);
-	return { decisionReady: incomplete.length === 0, incomplete, ...aggregates };
+	const verdict = { decisionReady: incomplete.length === 0, incomplete, ...aggregates };
+	// the adverse facts in words with their source (adverse.ts; the company deciders' list, as objects)
+	return { ...verdict, adverse: adverseFacts(operation, record, verdict) };
 }
 
 /** The figures a policy recomputes in place of the record's own (Get Multi-Bureau Report on fewer bureaus). */
@@ -546,7 +549,8 @@ export function splitWithVerdict(
 	items: IDataObject[],
 	options?: DecideOptions,
 ): IDataObject[] {
-	const { decisionReady, incomplete, decidedOn } = decide(operation, record, options);
+	const { decisionReady, incomplete, decidedOn, adverse } = decide(operation, record, options);
 	const policy = decidedOn === undefined ? {} : { decidedOn };
-	return items.map((json) => ({ decisionReady, incomplete, ...policy, ...json }));
+	// the whole answer's adverse facts (a bureau's own item may not name them all)
+	return items.map((json) => ({ decisionReady, incomplete, ...policy, ...json, adverse }));
 }

@@ -1,8 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { HistoryMonth, ScoreKind, Shape, WorstAssetClass } from './common';
+import { withAdverseDetail } from './adverse';
 import {
 	accountHistory,
+	datedAccountHistory,
 	accountIdentity,
 	asArray,
 	asObject,
@@ -981,36 +983,44 @@ function sampleCredit(part: IDataObject): CreditSummary {
 		return other === null ? null : own + other;
 	};
 	const score = asObject(report.SCORE);
-	return withoutAccounts({
-		...readScore(first(part.credit_score, score['SCORE-VALUE'])),
-		scoreVersion: toText(first(score['SCORE-VERSION'], score['SCORE-TYPE'])),
-		reportDate: toIsoDate(first(header['DATE-OF-ISSUE'], header['DATE-OF-REQUEST'])),
-		reportId: toText(header['REPORT-ID']),
-		...accountTotals(loans === null ? null : accounts, Object.keys(primary).length > 0, {
-			total: summaryCount('NUMBER-OF-ACCOUNTS', 'PRIMARY-NUMBER-OF-ACCOUNTS'),
-			active: summaryCount('ACTIVE-ACCOUNTS', 'PRIMARY-ACTIVE-NUMBER-OF-ACCOUNTS'),
-			closed: null,
-			overdue: summaryCount('OVERDUE-ACCOUNTS', 'PRIMARY-OVERDUE-NUMBER-OF-ACCOUNTS'),
-			outstanding: summary('TOTAL-CURRENT-BALANCE', 'PRIMARY-CURRENT-BALANCE'),
-			sanctioned: summary(
-				'TOTAL-SANCTIONED-AMT',
-				'PRIMARY-SANCTIONED-AMOUNT',
-				'TOTAL-DISBURSED-AMT',
-				'PRIMARY-DISBURSED-AMOUNT',
+	// the accounts with their dated months, for the adverse facts (adverse.ts)
+	const details = (loans ?? listed).map((loan) => ({
+		account: loan,
+		months: datedAccountHistory(loan),
+	}));
+	return withAdverseDetail(
+		withoutAccounts({
+			...readScore(first(part.credit_score, score['SCORE-VALUE'])),
+			scoreVersion: toText(first(score['SCORE-VERSION'], score['SCORE-TYPE'])),
+			reportDate: toIsoDate(first(header['DATE-OF-ISSUE'], header['DATE-OF-REQUEST'])),
+			reportId: toText(header['REPORT-ID']),
+			...accountTotals(loans === null ? null : accounts, Object.keys(primary).length > 0, {
+				total: summaryCount('NUMBER-OF-ACCOUNTS', 'PRIMARY-NUMBER-OF-ACCOUNTS'),
+				active: summaryCount('ACTIVE-ACCOUNTS', 'PRIMARY-ACTIVE-NUMBER-OF-ACCOUNTS'),
+				closed: null,
+				overdue: summaryCount('OVERDUE-ACCOUNTS', 'PRIMARY-OVERDUE-NUMBER-OF-ACCOUNTS'),
+				outstanding: summary('TOTAL-CURRENT-BALANCE', 'PRIMARY-CURRENT-BALANCE'),
+				sanctioned: summary(
+					'TOTAL-SANCTIONED-AMT',
+					'PRIMARY-SANCTIONED-AMOUNT',
+					'TOTAL-DISBURSED-AMT',
+					'PRIMARY-DISBURSED-AMOUNT',
+				),
+				overdueAmount: sent(first(primary['TOTAL-AMT-OVERDUE'], primary['PRIMARY-OVERDUE-AMOUNT']))
+					? summary('TOTAL-AMT-OVERDUE', 'PRIMARY-OVERDUE-AMOUNT')
+					: undefined,
+			}),
+			...knownHistoryFacts(loans === null ? [null] : loans.map(accountHistory)),
+			enquiriesLast30Days: toCount(derived['INQUIRIES-IN-LAST-30-DAYS']),
+			enquiriesLast6Months: toCount(
+				first(derived['INQUIRIES-IN-LAST-SIX-MONTHS'], derived['INQURIES-IN-LAST-SIX-MONTHS']),
 			),
-			overdueAmount: sent(first(primary['TOTAL-AMT-OVERDUE'], primary['PRIMARY-OVERDUE-AMOUNT']))
-				? summary('TOTAL-AMT-OVERDUE', 'PRIMARY-OVERDUE-AMOUNT')
-				: undefined,
+			lengthOfHistoryMonths: crifHistoryMonths(report),
+			oldestAccountOpenDate: oldestOpenDate(accounts),
+			accounts,
 		}),
-		...knownHistoryFacts(loans === null ? [null] : loans.map(accountHistory)),
-		enquiriesLast30Days: toCount(derived['INQUIRIES-IN-LAST-30-DAYS']),
-		enquiriesLast6Months: toCount(
-			first(derived['INQUIRIES-IN-LAST-SIX-MONTHS'], derived['INQURIES-IN-LAST-SIX-MONTHS']),
-		),
-		lengthOfHistoryMonths: crifHistoryMonths(report),
-		oldestAccountOpenDate: oldestOpenDate(accounts),
-		accounts,
-	});
+		details,
+	);
 }
 
 /**

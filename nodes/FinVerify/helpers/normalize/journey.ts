@@ -6,6 +6,8 @@ import {
 	JOURNEY_STATUSES,
 } from '../../../shared/statuses';
 
+import type { FlaggedTransaction, StatementDetail } from './adverse';
+import { withAdverseDetail } from './adverse';
 import type { Shape } from './common';
 import {
 	asArray,
@@ -822,65 +824,81 @@ function sampleAccountAnalysis(raw: unknown, position: number): AnalysisAccount 
 	// a figure the summary states out of its range is unknown, never replaced by the month-ends
 	const balanceFigure = (value: unknown, computed: () => number | null) =>
 		stated(value) ? toSignedAmount(value) : computed();
-	return {
-		accountIndex: toCount(a.account_index) ?? position,
-		bankName: toText(first(a.bank_name, card.bank_name)),
-		accountNumber: toText(first(a.account_number, card.account_number)),
-		ifsc: toUpperText(card.ifsc_code),
-		accountType: toText(card.account_type),
-		holderName: toText(card.customer_name),
-		status: toStatusWord(a.bsa_status),
-		analysed: Object.keys(json).length > 0,
-		periodFrom: toStatementDate(first(period.start_date, period.from)),
-		periodTo: toStatementDate(first(period.end_date, period.to)),
-		totalCredits: toAmount(
-			first(
-				txns.total_credits,
-				txns.total_credit,
-				txns.total_credit_amount,
-				balances.total_credits,
-			),
-		),
-		totalDebits: toAmount(
-			first(txns.total_debits, txns.total_debit, txns.total_debit_amount, balances.total_debits),
-		),
-		averageMonthlyBalance: balanceFigure(
-			first(
-				balances.average_monthly_balance,
-				balances.avg_monthly_balance,
-				balances.average_balance,
-				balances.avg_balance,
-			),
-			() => (allMonthEnds ? round2(ends.reduce((s, b) => s + b, 0) / ends.length) : null),
-		),
-		minimumMonthlyBalance: balanceFigure(balances.minimum_monthly_balance, () =>
-			allMonthEnds ? Math.min(...ends) : null,
-		),
-		minimumBalance: toSignedAmount(first(balances.minimum_balance, balances.min_balance)),
-		openingBalance: toSignedAmount(balances.opening_balance),
-		closingBalance: toSignedAmount(balances.closing_balance),
-		healthScore: health,
-		flags: {
-			...emptyFlags(),
-			// a returned inward cheque is a bounce, as in the reference shape's flags
-			anyBounce: anyTrue([bounces.any, positive(chequeReturns)]),
-			inwardChequeReturn: positive(chequeReturns),
-			negativeBalance: negatives.any,
-			suspiciousCredit: suspicious.any,
-		},
-		suspiciousCreditCount: suspicious.count,
-		suspiciousCredits: suspicious.list,
-		modeBreakdown: Object.entries(modes).map(([mode, value]) => {
-			const m = asObject(value);
-			return {
-				mode,
-				count: toCount(m.count),
-				totalCredit: toAmount(first(m.total_credit, m.total_credits)),
-				totalDebit: toAmount(first(m.total_debit, m.total_debits)),
-			};
-		}),
-		monthlyTrend: trend ?? [],
+	// the flagged transactions' dates and amounts (never their narration), for the adverse facts
+	const flaggedRows = (rows: unknown): FlaggedTransaction[] =>
+		asArray(rows)
+			.filter(isObject)
+			.map((row) => ({
+				date: toStatementDate(first(row.date, row.txn_date, row.transaction_date)),
+				amount: toAmount(first(row.amount, row.debit, row.credit)),
+			}));
+	const detail: StatementDetail & { bounced: boolean | null } = {
+		bounced: bounces.any,
+		bounces: flaggedRows(flagged.bounce_transactions),
+		negativeBalances: flaggedRows(flagged.negative_balance_transactions),
 	};
+	return withAdverseDetail<AnalysisAccount>(
+		{
+			accountIndex: toCount(a.account_index) ?? position,
+			bankName: toText(first(a.bank_name, card.bank_name)),
+			accountNumber: toText(first(a.account_number, card.account_number)),
+			ifsc: toUpperText(card.ifsc_code),
+			accountType: toText(card.account_type),
+			holderName: toText(card.customer_name),
+			status: toStatusWord(a.bsa_status),
+			analysed: Object.keys(json).length > 0,
+			periodFrom: toStatementDate(first(period.start_date, period.from)),
+			periodTo: toStatementDate(first(period.end_date, period.to)),
+			totalCredits: toAmount(
+				first(
+					txns.total_credits,
+					txns.total_credit,
+					txns.total_credit_amount,
+					balances.total_credits,
+				),
+			),
+			totalDebits: toAmount(
+				first(txns.total_debits, txns.total_debit, txns.total_debit_amount, balances.total_debits),
+			),
+			averageMonthlyBalance: balanceFigure(
+				first(
+					balances.average_monthly_balance,
+					balances.avg_monthly_balance,
+					balances.average_balance,
+					balances.avg_balance,
+				),
+				() => (allMonthEnds ? round2(ends.reduce((s, b) => s + b, 0) / ends.length) : null),
+			),
+			minimumMonthlyBalance: balanceFigure(balances.minimum_monthly_balance, () =>
+				allMonthEnds ? Math.min(...ends) : null,
+			),
+			minimumBalance: toSignedAmount(first(balances.minimum_balance, balances.min_balance)),
+			openingBalance: toSignedAmount(balances.opening_balance),
+			closingBalance: toSignedAmount(balances.closing_balance),
+			healthScore: health,
+			flags: {
+				...emptyFlags(),
+				// a returned inward cheque is a bounce, as in the reference shape's flags
+				anyBounce: anyTrue([bounces.any, positive(chequeReturns)]),
+				inwardChequeReturn: positive(chequeReturns),
+				negativeBalance: negatives.any,
+				suspiciousCredit: suspicious.any,
+			},
+			suspiciousCreditCount: suspicious.count,
+			suspiciousCredits: suspicious.list,
+			modeBreakdown: Object.entries(modes).map(([mode, value]) => {
+				const m = asObject(value);
+				return {
+					mode,
+					count: toCount(m.count),
+					totalCredit: toAmount(first(m.total_credit, m.total_credits)),
+					totalDebit: toAmount(first(m.total_debit, m.total_debits)),
+				};
+			}),
+			monthlyTrend: trend ?? [],
+		},
+		detail,
+	);
 }
 
 /**

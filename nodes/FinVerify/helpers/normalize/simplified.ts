@@ -216,6 +216,8 @@ const VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
  * their version 2 view.
  */
 const VERDICT = ['decisionReady', 'incomplete'];
+/** The verdict and the adverse facts (adverse.ts), ahead of the 10 facts. */
+const VERDICT_ADVERSE = [...VERDICT, 'adverse'];
 
 /**
  * The company operations' verdict also says what the lender's policy (*Decide On*) decided on, whether
@@ -253,7 +255,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 		'bureau' in json
 			? // one item per bureau: the verdict of the whole answer, then this bureau's facts
 				same(
-					...VERDICT,
+					...VERDICT_ADVERSE,
 					'decidedOn',
 					'score',
 					'scoreKind',
@@ -266,7 +268,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 				)
 			: // maxDaysPastDue and delinquentMonths: the worst over every bureau, null unless all are known
 				same(
-					...VERDICT,
+					...VERDICT_ADVERSE,
 					'decidedOn',
 					'lowestScore',
 					'highestScore',
@@ -293,6 +295,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'employment.getEpfoRecord': {
 		decisionReady: at('decisionReady'),
 		incomplete: at('incomplete'),
+		adverse: at('adverse'),
 		currentlyEmployed: at('currentlyEmployed'),
 		currentEmployer: at('currentEmployer'),
 		totalTenureMonths: at('totalTenureMonths'),
@@ -305,6 +308,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'employment.getEpfoRecordWithCredit': {
 		decisionReady: at('decisionReady'),
 		incomplete: at('incomplete'),
+		adverse: at('adverse'),
 		creditScore: at('credit.score'),
 		creditScoreKind: at('credit.scoreKind'),
 		maxDaysPastDue: at('credit.maxDaysPastDue'),
@@ -317,10 +321,11 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 	'incomeTaxReturn.getData': (json) =>
 		'assessmentYear' in json
 			? // the verdict in place of the filing date: still at most 10 fields
-				same(...VERDICT, ...ITR_FILING.filter((key) => key !== 'filingDate'))
+				same(...VERDICT_ADVERSE, ...ITR_FILING.filter((key) => key !== 'filingDate'))
 			: {
 					decisionReady: at('decisionReady'),
 					incomplete: at('incomplete'),
+					adverse: at('adverse'),
 					latestGrossTotalIncome: at('latestFiling.grossTotalIncome'),
 					latestTaxableIncome: at('latestFiling.taxableIncome'),
 					latestAssessmentYear: at('latestFiling.assessmentYear'),
@@ -338,6 +343,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 			? {
 					decisionReady: at('decisionReady'),
 					incomplete: at('incomplete'),
+					adverse: at('adverse'),
 					anyBounce: at('flags.anyBounce'),
 					inwardChequeReturn: at('flags.inwardChequeReturn'),
 					averageMonthlyBalance: at('averageMonthlyBalance'),
@@ -348,6 +354,7 @@ const V3_VIEWS: Record<string, View | ((json: IDataObject) => View)> = {
 			: {
 					decisionReady: at('decisionReady'),
 					incomplete: at('incomplete'),
+					adverse: at('adverse'),
 					anyBounce: at('flags.anyBounce'),
 					inwardChequeReturn: at('flags.inwardChequeReturn'),
 					negativeBalance: at('flags.negativeBalance'),

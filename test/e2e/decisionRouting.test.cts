@@ -171,7 +171,14 @@ const TABLES: Record<string, OperationTable> = {
 			sample: [
 				{
 					label: 'complete (a status stated)',
-					mutate: (b) => (at(b, 'data.result.company').status = 'Active'),
+					mutate: (b) => {
+						at(b, 'data.result.company').status = 'Active';
+						// every risk flag stated (the simulator leaves some companies' EPF delay unknown)
+						const flags = at(b, 'data.result.key_indicators');
+						for (const [name, value] of Object.entries(flags))
+							if (value === null && /(_delay|_defaults|pending_cases)/.test(name))
+								flags[name] = false;
+					},
 				},
 				{ label: 'the layout without a status', unknown: 'status unknown' },
 				{

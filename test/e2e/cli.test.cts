@@ -56,15 +56,15 @@ test('company-onboarding: search by name → get by CIN → entity by PAN → co
 	expect(typeof company.paidUpCapital).toBe('number');
 
 	const [entity] = r.json('Verify PAN');
-	// Personal Data in Output: Masked (the default) shows the PAN to its last 4 characters
-	expect(entity).toMatchObject({ pan: 'XXXXXX234K', entityType: 'Company' });
+	// a company's PAN (holder type C) identifies the business, not a person: kept under Masked, for chaining
+	expect(entity).toMatchObject({ pan: 'AAACT1234K', entityType: 'Company' });
 	expect(entity.name).toEqual(expect.any(String));
 
 	const [report] = r.items('Commercial credit report');
 	expect(report.json).toMatchObject({
 		success: true,
 		businessName: company.name, // {{ $('Get company by CIN').item.json.name }}
-		pan: 'XXXXXX234K',
+		pan: 'AAACT1234K',
 		reportType: 'html',
 		binaryProperty: 'report',
 	});
@@ -87,9 +87,11 @@ test('individual-underwriting: multi-bureau + EPFO with credit → a decision co
 
 	// version 3's default output, Simplified: the verdict, then the decision fields
 	const [bureau] = r.json('Multi-bureau credit report');
-	expect(Object.keys(bureau).slice(0, 6)).toEqual([
+	expect(Object.keys(bureau).slice(0, 8)).toEqual([
 		'decisionReady',
 		'incomplete',
+		'adverse',
+		'decidedOn',
 		'lowestScore',
 		'highestScore',
 		'maxDaysPastDue',
@@ -165,7 +167,7 @@ test("the README's quick start: the fields it names are in its example's output,
 	expect(tour.fields).toEqual(keys.filter((k) => tour.fields.includes(k)));
 });
 
-test('error-handling: the not-found CIN leaves through the Failed output and is recorded; the good one does not', async () => {
+test('error-handling: the not-found CIN leaves through the Failed output and is recorded; the found one, its status unknown, is referred', async () => {
 	const r = await run('error-handling.json');
 	expect(r.status).toBe('success'); // one CIN found: below When All Items Fail, the execution succeeds
 
@@ -174,9 +176,12 @@ test('error-handling: the not-found CIN leaves through the Failed output and is 
 	expect(stack.runtime.n8nVersion).toMatch(
 		process.env.FINVERIFY_N8N_LINE === '1' ? /^1\./ : /^2\./,
 	);
-	const ok = r.json('Get company by CIN', 0);
-	const failed = r.json('Get company by CIN', 1);
-	expect(ok.map((i) => i.cin)).toEqual(['L17110MH1973PLC019786']);
+	// the found company's answer: the simulator's sample layout states no status, so Get by CIN (default
+	// Decide On) sends it to Incomplete (1), and the example refers it; the not-found one leaves on Failed (2)
+	expect(r.json('Get company by CIN', 0)).toEqual([]);
+	const referred = r.json('Get company by CIN', 1);
+	const failed = r.json('Get company by CIN', 2);
+	expect(referred.map((i) => i.cin)).toEqual(['L17110MH1973PLC019786']);
 	expect(failed).toHaveLength(1);
 	expect(failed[0]).toMatchObject({
 		cin: 'U00000MH0000PTC000404',
@@ -189,12 +194,11 @@ test('error-handling: the not-found CIN leaves through the Failed output and is 
 		},
 	});
 
-	expect(r.json('Verified company')).toEqual([
+	expect(r.json('Refer: incomplete answer')).toEqual([
 		expect.objectContaining({
 			cin: 'L17110MH1973PLC019786',
-			verified: true,
-			name: ok[0].name,
-			incorporatedOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+			decision: 'refer',
+			reason: expect.stringContaining('status unknown'),
 		}),
 	]);
 	const [recorded] = r.json('Record failure');

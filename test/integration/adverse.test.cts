@@ -9,14 +9,19 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { analysisReference, analysisSample, bankAccounts } from '../../sandbox/data/statements.cjs';
+import { analysisReference, analysisSample } from '../../sandbox/data/statements.cjs';
 import { epfoRecord } from '../../sandbox/data/epfo.cjs';
 import { itrReference, itrSample } from '../../sandbox/data/itr.cjs';
 import { registryFacts } from '../../sandbox/data/corporate.cjs';
 import { checkNodeOutput } from '../contract/outputSchemas.cjs';
-import { Engine, nodeWorkflow, startStubServer } from '../harness/index.cjs';
-import type { StubServer, WorkflowJson } from '../harness/index.cjs';
-import { SHAPES, withSandbox } from './support.cjs';
+import type { WorkflowJson } from '../harness/index.cjs';
+import {
+	SHAPES,
+	sandboxTwoAccounts,
+	versionThreeWorkflow,
+	withSandbox,
+	withStubService,
+} from './support.cjs';
 
 const NODE = 'FinVerify';
 const SERVICES = '/api/v1/services';
@@ -37,21 +42,10 @@ const SECRETS = [ACCOUNT, CARD, PAN, MOBILE, 'NACH RTN'];
 
 const copy = <T,>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-function v3(parameters: IDataObject): WorkflowJson {
-	const wf = nodeWorkflow({ parameters: { requestOptions: { maxRetries: 0 }, ...parameters } });
-	return { ...wf, nodes: wf.nodes.map((n) => (n.name === NODE ? { ...n, typeVersion: 3 } : n)) };
-}
+const v3 = (parameters: IDataObject): WorkflowJson =>
+	versionThreeWorkflow({ requestOptions: { maxRetries: 0 }, ...parameters });
 
-let engine: Engine;
-let stub: StubServer;
-beforeAll(async () => {
-	engine = await Engine.create();
-	stub = await startStubServer();
-	engine.setCredentials({
-		finVerifyApi: { environment: 'custom', baseUrl: stub.url, apiKey: 'k', apiSecret: 's' },
-	});
-});
-afterAll(async () => await stub.close());
+const service = withStubService();
 
 const MODES = ['simplified', 'normalized'] as const;
 const PERSONAL = ['masked', 'full'] as const;
@@ -59,8 +53,8 @@ type Mode = (typeof MODES)[number];
 
 /** Every item of the Complete and Incomplete outputs, checked against the shipped schemas. */
 async function items(workflow: WorkflowJson, path: string, body: unknown): Promise<IDataObject[]> {
-	stub.respond(path, { body });
-	const result = await engine.run(workflow);
+	service.stub.respond(path, { body });
+	const result = await service.run(workflow);
 	expect(result.error).toBeUndefined();
 	const node = workflow.nodes.find((n) => n.name === NODE) as INode;
 	for (const output of [0, 1]) checkNodeOutput(node, result.json(NODE, output));
@@ -308,14 +302,7 @@ describe.each(SHAPES)('Get Multi-Bureau Report, %s layout', (shape) => {
 
 // ---------------------------------------------------------------------------------- Get Analysis
 
-function twoAccounts() {
-	for (let i = 0; i < 200; i++) {
-		const accounts = bankAccounts(`98${String(10_000_000 + i * 7919).slice(0, 8)}`);
-		if (accounts.length === 2) return accounts;
-	}
-	throw new Error('no sandbox journey with two accounts');
-}
-const accounts = twoAccounts();
+const accounts = sandboxTwoAccounts();
 const view = {
 	clientId: CLIENT_ID,
 	status: 'completed',
@@ -559,7 +546,7 @@ describe.each(SHAPES)('Get ITR Data, %s layout', (shape) => {
 			b.data.itr_records.forEach((r, i) => (r.demand_amount = i === 0 ? demand : 0));
 			return b;
 		}
-		const b = copy(itrSample({ jobId: JOB_ID }, (ack) => `${stub.url}/files/${ack}`)) as {
+		const b = copy(itrSample({ jobId: JOB_ID }, (ack) => `${service.stub.url}/files/${ack}`)) as {
 			data: { filings: IDataObject[]; outstanding_demands: unknown[] };
 		};
 		b.data.outstanding_demands =

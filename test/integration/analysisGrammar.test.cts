@@ -7,9 +7,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { analysisReference, analysisSample, bankAccounts } from '../../sandbox/data/statements.cjs';
+import { analysisReference, analysisSample } from '../../sandbox/data/statements.cjs';
 import type { WorkflowJson } from '../harness/index.cjs';
-import { versionThreeOutputs, versionThreeWorkflow, withStubService } from './support.cjs';
+import {
+	sandboxTwoAccounts,
+	versionThreeOutputs,
+	versionThreeWorkflow,
+	withStubService,
+} from './support.cjs';
 
 const PATH = '/api/v1/services/aa-bsa-journey/analysis-json';
 const CLIENT_ID = 'aa_0123456789abcdef01234567';
@@ -17,14 +22,7 @@ const CLIENT_ID = 'aa_0123456789abcdef01234567';
 const service = withStubService();
 
 /** A journey of two accounts (the sandbox's accounts of a mobile number that links two). */
-function twoAccounts() {
-	for (let i = 0; i < 200; i++) {
-		const accounts = bankAccounts(`98${String(10_000_000 + i * 7919).slice(0, 8)}`);
-		if (accounts.length === 2) return accounts;
-	}
-	throw new Error('no sandbox journey with two accounts');
-}
-const accounts = twoAccounts();
+const accounts = sandboxTwoAccounts();
 const view = {
 	clientId: CLIENT_ID,
 	status: 'completed',

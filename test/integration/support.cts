@@ -5,6 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { bankAccounts } from '../../sandbox/data/statements.cjs';
 import { checkNodeOutput } from '../contract/outputSchemas.cjs';
 import { loadBaseNodes } from '../harness/baseNodes.cjs';
 import {
@@ -261,4 +262,13 @@ export function expectApiError(result: RunResult, code: string, httpCode?: strin
 	expect(result.error?.description).toContain(`Code: ${code}`);
 	if (httpCode !== undefined)
 		expect((result.error as unknown as { httpCode: string }).httpCode).toBe(httpCode);
+}
+
+/** The sandbox's accounts of a mobile number that links two (a journey of two accounts). */
+export function sandboxTwoAccounts(): ReturnType<typeof bankAccounts> {
+	for (let i = 0; i < 200; i++) {
+		const accounts = bankAccounts(`98${String(10_000_000 + i * 7919).slice(0, 8)}`);
+		if (accounts.length === 2) return accounts;
+	}
+	throw new Error('no sandbox journey with two accounts');
 }

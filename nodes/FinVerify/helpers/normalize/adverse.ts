@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { DatedMonth } from './common';
 import { isObject, toText } from '../../../shared/values';
-import { asArray, asObject, field, toNumber } from './common';
+import { ACCOUNT_NUMBER_NAMES, asArray, asObject, field, LENDER_NAMES, toNumber } from './common';
 
 /**
  * The adverse facts of a decision operation's answer (node version 3): what the answer states against
@@ -151,17 +151,7 @@ function fact(
 
 // ---- credit reports -----------------------------------------------------------------------------
 
-const LENDER_NAMES = [
-	'lender_name',
-	'lender',
-	'credit_guarantor',
-	'institution',
-	'subscriber_name',
-	'member_short_name',
-	'member_name',
-];
 const TYPE_NAMES = ['account_type', 'acct_type', 'type', 'accountType'];
-const NUMBER_NAMES = ['account_number', 'acct_number', 'accountNumber'];
 const STATUS_NAMES = [
 	'account_status',
 	'status',
@@ -293,7 +283,7 @@ export function creditAccountAdverse(source: string, a: CreditAccountFacts): Adv
 export function creditAccountFacts(detail: CreditAccountDetail): CreditAccountFacts {
 	return {
 		lender: toText(field(detail.account, LENDER_NAMES)),
-		account: lastFour(field(detail.account, NUMBER_NAMES)),
+		account: lastFour(field(detail.account, ACCOUNT_NUMBER_NAMES)),
 		type: accountTypeWords(field(detail.account, TYPE_NAMES)),
 		months: detail.months,
 		closure: closureOf(detail.account),
@@ -339,20 +329,30 @@ export function multiBureauAdverse(record: IDataObject): AdverseFact[] {
 		}
 		const worstClass = toText(outcome.worstAssetClass);
 		const days = toNumber(outcome.maxDaysPastDue);
-		if ((days ?? 0) > 0 || (worstClass !== null && worstClass !== 'none'))
-			facts.push(
-				...creditAccountAdverse(source, {
-					lender: null,
-					account: null,
-					type: 'an account',
-					months: null,
-					closure: null,
-					maxDaysPastDue: days,
-					worstAssetClass: worstClass,
-				}),
-			);
+		facts.push(...fileFiguresAdverse(source, days, worstClass));
 	}
 	return facts;
+}
+
+/**
+ * A credit file known only by its figures (no per-account detail): one fact for its worst days past due
+ * or its worst asset class below standard; none when both are clean.
+ */
+function fileFiguresAdverse(
+	source: string,
+	days: number | null,
+	worstClass: string | null,
+): AdverseFact[] {
+	if ((days ?? 0) <= 0 && (worstClass === null || worstClass === 'none')) return [];
+	return creditAccountAdverse(source, {
+		lender: null,
+		account: null,
+		type: 'an account',
+		months: null,
+		closure: null,
+		maxDaysPastDue: days,
+		worstAssetClass: worstClass,
+	});
 }
 
 // ---- employment ---------------------------------------------------------------------------------
@@ -409,18 +409,7 @@ export function epfoWithCreditAdverse(record: IDataObject, verdict: IDataObject)
 	if (normalized.length === 0) {
 		const days = toNumber(credit.maxDaysPastDue);
 		const worstClass = toText(credit.worstAssetClass);
-		if ((days ?? 0) > 0 || (worstClass !== null && worstClass !== 'none'))
-			facts.push(
-				...creditAccountAdverse('credit', {
-					lender: null,
-					account: null,
-					type: 'an account',
-					months: null,
-					closure: null,
-					maxDaysPastDue: days,
-					worstAssetClass: worstClass,
-				}),
-			);
+		facts.push(...fileFiguresAdverse('credit', days, worstClass));
 	}
 	return facts;
 }

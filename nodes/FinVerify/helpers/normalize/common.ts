@@ -569,9 +569,9 @@ export function accountDaysPastDue(account: unknown): number[] | null {
 }
 
 /** Names under which an account states its number, in the bureaus' layouts. */
-const ACCOUNT_NUMBER_NAMES = ['account_number', 'acct_number'] as const;
+export const ACCOUNT_NUMBER_NAMES = ['account_number', 'acct_number'] as const;
 /** Names under which an account names its lender (the bureau's member). */
-const LENDER_NAMES = [
+export const LENDER_NAMES = [
 	'lender_name',
 	'lender',
 	'credit_guarantor',

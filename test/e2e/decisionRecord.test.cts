@@ -5,7 +5,9 @@
  * applicant of the sandbox with a 60-day month is referred; the row stored in the Data Table holds the
  * decision, the reasons in words from `adverse` (each with its bureau, the account's last 4 only) and the
  * decision record (the verdict, the facts, the service's request id, the consent record, the execution).
+ * n8n 2.41.1, and 1.123.81 (FINVERIFY_N8N_LINE=1) with the table picked by ID (./helpers/dataTables.cts).
  */
+import { createTable, forN8n1, N8N1, saveWorkflow } from './helpers/dataTables.cjs';
 import { log, N8nStack, type Workflow } from './helpers/stack.cjs';
 
 jest.setTimeout(180_000);
@@ -51,14 +53,16 @@ afterAll(async () => {
 });
 
 test('the decision, its reasons from adverse and its record are stored in an n8n Data Table', async () => {
-	const project = await stack.rest<{ data: { id: string } }>('GET', '/rest/projects/personal');
-	const projectId = project.data.id;
-	const created = await stack.rest<{ data: { id: string } }>(
-		'POST',
-		`/rest/projects/${projectId}/data-tables`,
-		{ name: 'credit_decisions', columns: COLUMNS.map((name) => ({ name, type: 'string' })) },
+	const { projectId, tableId } = await createTable(
+		stack,
+		'credit_decisions',
+		COLUMNS.map((name) => ({ name, type: 'string' as const })),
 	);
-	const tableId = created.data.id;
+	// n8n 1.x: the table picked by ID in the Data Table node (version 1), as docs/reliability.md says
+	if (N8N1) {
+		late = forN8n1(late, { credit_decisions: tableId });
+		await saveWorkflow(stack, late);
+	}
 
 	const execution = await stack.waitForExecution(await stack.runManually(late));
 	if (execution.status !== 'success') log(stack.logTail());

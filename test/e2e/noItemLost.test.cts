@@ -6,22 +6,28 @@
  * own id (`applicationId`, or the company's `cin`).
  *
  * - every shipped example with a FinVerify decision node that takes a batch (credit-decision,
- *   individual-underwriting, error-handling, retry-queue-decide on 2.x) run with 3 applicants: one answered,
- *   one refused (HTTP 422), one incomplete: each applicant on exactly one terminal node;
+ *   individual-underwriting, error-handling, retry-queue-decide; the company examples company-onboarding and
+ *   kyb-decision with 3 business leads from the sandbox's registry) run with 3 applicants: one answered,
+ *   one refused (HTTP 422; the company leads' search 404 NO_RESULTS), one incomplete: each applicant on
+ *   exactly one terminal node;
  * - the Failed output unwired: the run is red, the message names the output and the item;
  * - Incomplete Answers switched to Keep and back on a saved workflow (n8n's REST API, as the editor saves):
  *   the wires stay, the Failed wire carries only the refused applicant, nobody is lost;
  * - the service down (connection refused) with Fail the Node When Items Fail = Never: red;
  * - what n8n's execution list shows of a batch with failed items (the list vs the execution);
- * - the retry pattern (2.x: n8n Data Tables): 5 applicants, 2 refused once: the retry run pulls only the 2,
+ * - the retry pattern (n8n Data Tables; on 1.x made in *Data tables* and picked by ID, ./helpers/dataTables.cts):
+ *   5 applicants, 2 refused once: the retry run pulls only the 2,
  *   7 pulls in all, every applicant with one outcome, the queue empty.
  *
- * The refused and incomplete company answers come from a loopback stub (by CIN); the credit pulls from the
+ * The error-handling example's refused and incomplete company answers come from a loopback stub (by CIN); the
+ * company leads and the credit pulls from the
  * sandbox (PAN ZZZZZ0422Z answers 422, a name with "nohit" an answer without any bureau record).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { startStubServer, type StubServer } from '../harness/stub-server.cjs';
+import { findLeads } from './helpers/kyb.cjs';
+import { createTable, declaredTables, forN8n1, N8N1, saveWorkflow } from './helpers/dataTables.cjs';
 import { N8nStack, freePort, log, sandboxApi, type Workflow } from './helpers/stack.cjs';
 
 jest.setTimeout(240_000);
@@ -35,7 +41,6 @@ const lib = require('../../scripts/lib/user-folder') as {
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const N8N1 = process.env.FINVERIFY_N8N_LINE === '1';
 const CIN_PATH = '/api/v1/services/corporate/cin-lookup';
 const PULL_PATH = 'multi-bureau';
 const GOOD_CIN = 'L17110MH1973PLC019786';
@@ -56,6 +61,18 @@ const APPLICANTS = [
 	loanAmount: 500000,
 }));
 
+/**
+ * The batch of 3 business leads of the company examples, from the sandbox's registry (filled in beforeAll by
+ * ./helpers/kyb.cts, each with the company's own PAN): a clean active company (answered), a name the registry
+ * refuses (`nomatch`: 404 NO_RESULTS) and a company whose status the registry does not state (an incomplete
+ * answer).
+ */
+const LEADS: Array<{ leadId: string; companyName: string; pan: string; contactEmail: string }> = [
+	'LEAD-1',
+	'LEAD-2',
+	'LEAD-3',
+].map((leadId) => ({ leadId, companyName: '', pan: '', contactEmail: 'finance@example.com' }));
+
 const STUB_CREDENTIAL = { id: 'finVerifyStub42', name: 'FinVerify stub', type: 'finVerifyApi' };
 const DOWN_CREDENTIAL = { id: 'finVerifyDown42', name: 'FinVerify down', type: 'finVerifyApi' };
 
@@ -63,6 +80,8 @@ let stack: N8nStack;
 let stub: StubServer;
 let goodAnswer: Json = {};
 const workflows = new Map<string, Workflow>();
+/** n8n 1.x: the Data Tables made before the runs, by name. */
+const tableIds: Record<string, string> = {};
 const clone = <T,>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /** The example, renamed and re-identified, with `edit` applied. */
@@ -83,10 +102,11 @@ const node = (wf: Workflow, name: string): Json => {
 
 /**
  * The example's "Applicant" Set node fed a batch: a Set node with the applicants and a Split Out before it,
- * its fields read from each item (so `$('Applicant').item` still names each applicant).
+ * its fields read from each item (so `$('Applicant').item` still names each applicant). `setNode` names the
+ * example's own Set node when it is not "Applicant" (the company examples' business lead).
  */
-function batchOfApplicants(wf: Workflow, applicants: Json[]): void {
-	const applicant = node(wf, 'Applicant');
+function batchOfApplicants(wf: Workflow, applicants: Json[], setNode = 'Applicant'): void {
+	const applicant = node(wf, setNode);
 	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')!;
 	for (const a of applicant.parameters.assignments.assignments as Json[])
 		a.value = `={{ $json[${JSON.stringify(a.name)}] }}`;
@@ -123,7 +143,7 @@ function batchOfApplicants(wf: Workflow, applicants: Json[]): void {
 	wf.connections[trigger.name] = { main: [[{ node: 'Batch', type: 'main', index: 0 }]] };
 	wf.connections.Batch = { main: [[{ node: 'One item per applicant', type: 'main', index: 0 }]] };
 	wf.connections['One item per applicant'] = {
-		main: [[{ node: 'Applicant', type: 'main', index: 0 }]],
+		main: [[{ node: setNode, type: 'main', index: 0 }]],
 	};
 }
 
@@ -187,6 +207,12 @@ beforeAll(async () => {
 		return { body };
 	});
 	stack = await N8nStack.create({ name: 'no-item-lost' });
+	const found = await findLeads(stack.sandbox.url, 1);
+	const clean = found.find((l) => l.kind === 'clean')!;
+	const unknown = found.find((l) => l.kind === 'unknown')!;
+	Object.assign(LEADS[0], { companyName: clean.companyName, pan: clean.pan });
+	Object.assign(LEADS[1], { companyName: 'Acme nomatch Traders', pan: 'AAACA1234K' });
+	Object.assign(LEADS[2], { companyName: unknown.companyName, pan: unknown.pan });
 	goodAnswer = (await sandboxApi(stack.sandbox.url, 'corporate/cin-lookup', { cin: GOOD_CIN }))
 		.json;
 	expect(((goodAnswer.data as Json).result as Json).company.cin).toBe(GOOD_CIN);
@@ -208,14 +234,19 @@ beforeAll(async () => {
 			finVerifyApi: { id: STUB_CREDENTIAL.id, name: STUB_CREDENTIAL.name },
 		};
 	});
-	if (!N8N1)
-		variant('retry-queue-decide.json', 'retry-queue-decide batch', (wf) => {
-			node(wf, 'Applicants').parameters.assignments.assignments[0].value =
-				`={{ ${JSON.stringify(APPLICANTS)} }}`;
-			// its own queue: the retry test below counts the shipped queue's rows
-			node(wf, 'Retry queue table').parameters.tableName = 'finverify_retry_queue_batch';
-			node(wf, 'Queue for retry').parameters.dataTableId.value = 'finverify_retry_queue_batch';
-		});
+	variant('company-onboarding.json', 'company-onboarding batch', (wf) =>
+		batchOfApplicants(wf, LEADS, 'New business lead'),
+	);
+	variant('kyb-decision.json', 'kyb-decision batch', (wf) =>
+		batchOfApplicants(wf, LEADS, 'Business lead'),
+	);
+	variant('retry-queue-decide.json', 'retry-queue-decide batch', (wf) => {
+		node(wf, 'Applicants').parameters.assignments.assignments[0].value =
+			`={{ ${JSON.stringify(APPLICANTS)} }}`;
+		// its own queue: the retry test below counts the shipped queue's rows
+		node(wf, 'Retry queue table').parameters.tableName = 'finverify_retry_queue_batch';
+		node(wf, 'Queue for retry').parameters.dataTableId.value = 'finverify_retry_queue_batch';
+	});
 	credit('failed unwired', (wf) => {
 		wf.connections['Credit report'].main[2] = [];
 	});
@@ -240,6 +271,17 @@ beforeAll(async () => {
 	});
 	await stack.importAll([...workflows.values()]);
 	await stack.start();
+	if (N8N1) {
+		// n8n 1.x: the retry queues made in *Data tables* and picked by ID (./helpers/dataTables.cts)
+		const columns = declaredTables(stack.example('retry-queue-decide.json')).get(
+			'finverify_retry_queue',
+		)!;
+		for (const name of ['finverify_retry_queue', 'finverify_retry_queue_batch'])
+			tableIds[name] = (await createTable(stack, name, columns)).tableId;
+		const batch = forN8n1(workflows.get('retry-queue-decide batch')!, tableIds);
+		workflows.set('retry-queue-decide batch', batch);
+		await saveWorkflow(stack, batch);
+	}
 }, 900_000);
 
 afterAll(async () => {
@@ -247,21 +289,55 @@ afterAll(async () => {
 	await stub?.close();
 });
 
-const EXAMPLES: Array<[string, string, string[]]> = [
-	['credit-decision batch', 'applicationId', APPLICANTS.map((a) => a.applicationId)],
-	['individual-underwriting batch', 'applicationId', APPLICANTS.map((a) => a.applicationId)],
-	['error-handling batch', 'cin', [GOOD_CIN, REFUSED_CIN, INCOMPLETE_CIN]],
-	...(N8N1
-		? []
-		: ([
-				['retry-queue-decide batch', 'applicationId', APPLICANTS.map((a) => a.applicationId)],
-			] as Array<[string, string, string[]]>)),
+interface BatchExample {
+	key: string;
+	/** The field naming the applicant on the terminal nodes' items. */
+	idKey: string;
+	/** The batch in order: answered, refused, incomplete. */
+	ids: string[];
+	/** Where the refused and the incomplete applicant must end. */
+	refused: RegExp;
+	incomplete: RegExp;
+	/** Where the answered applicant must end, when the example's outcome for it is fixed. */
+	answered?: RegExp;
+	/** Terminal nodes that fan one applicant out into several items (the KYB example's per-director check). */
+	fanOut?: string[];
+}
+
+const CREDIT = { idKey: 'applicationId', ids: APPLICANTS.map((a) => a.applicationId) };
+const FAILED = /failed|Record failure|Queue for retry/;
+const COMPANY = {
+	idKey: 'leadId',
+	ids: LEADS.map((l) => l.leadId),
+	refused: /^Refer to a person$/,
+	incomplete: /^Refer to a person$/,
+};
+
+const EXAMPLES: BatchExample[] = [
+	{ key: 'credit-decision batch', ...CREDIT, refused: FAILED, incomplete: /incomplete/ },
+	{ key: 'individual-underwriting batch', ...CREDIT, refused: FAILED, incomplete: /incomplete/ },
+	{
+		key: 'error-handling batch',
+		idKey: 'cin',
+		ids: [GOOD_CIN, REFUSED_CIN, INCOMPLETE_CIN],
+		refused: FAILED,
+		incomplete: /incomplete/,
+	},
+	{ key: 'company-onboarding batch', ...COMPANY, answered: /^Onboarding file ready$/ },
+	{
+		key: 'kyb-decision batch',
+		...COMPANY,
+		answered: /^Each director/,
+		fanOut: ['Each director (per-director check)'],
+	},
+	{ key: 'retry-queue-decide batch', ...CREDIT, refused: FAILED, incomplete: /incomplete/ },
 ];
 
-describe('every shipped example with a decision node, 3 applicants (answered, refused 422, incomplete)', () => {
-	test.each(EXAMPLES)(
+describe('every shipped example with a decision node, 3 applicants (answered, refused, incomplete)', () => {
+	test.each(EXAMPLES.map((e) => [e.key, e] as const))(
 		'%s: each applicant on exactly one terminal node',
-		async (key, idKey, ids) => {
+		async (key, example) => {
+			const { idKey, ids } = example;
 			const wf = workflows.get(key)!;
 			const { execution, data } = await runAndWait(wf);
 			expect({ status: execution.status, error: data.resultData?.error?.message }).toEqual({
@@ -270,15 +346,20 @@ describe('every shipped example with a decision node, 3 applicants (answered, re
 			});
 			const seen = outcomes(wf, data, idKey);
 			log(`${key}: ${JSON.stringify(seen)}`);
+			// a fan-out node's items of one applicant count as one outcome (its per-director items)
+			for (const id of Object.keys(seen))
+				seen[id] = seen[id].filter(
+					(n, i, all) => !example.fanOut?.includes(n) || all.indexOf(n) === i,
+				);
 			// exactly the batch, each applicant once: nobody without an outcome, nobody twice, nothing unnamed
 			expect(Object.keys(seen).sort()).toEqual([...ids].sort());
 			for (const id of ids)
 				expect({ id, nodes: seen[id] }).toEqual({ id, nodes: [expect.any(String)] });
 			// the refused applicant is referred or queued, never decided on; the incomplete one is referred
-			const refused = seen[ids[1]][0];
-			const incomplete = seen[ids[2]][0];
-			expect(refused).toMatch(/failed|Record failure|Queue for retry/);
-			expect(incomplete).toMatch(/incomplete/);
+			expect(seen[ids[1]][0]).toMatch(example.refused);
+			expect(seen[ids[2]][0]).toMatch(example.incomplete);
+			expect(seen[ids[0]][0]).not.toMatch(/failed|incomplete|Queue for retry/);
+			if (example.answered) expect(seen[ids[0]][0]).toMatch(example.answered);
 		},
 	);
 });
@@ -375,70 +456,66 @@ test("what n8n's execution list shows of a batch with failed items", async () =>
 	});
 });
 
-(N8N1 ? test.skip : test)(
-	'the retry pattern (n8n Data Tables): 5 applicants, 2 refused once; the retry pulls only those 2',
-	async () => {
-		const decide = clone(stack.example('retry-queue-decide.json'));
-		const retry = clone(stack.example('retry-queue-retry.json'));
-		const five = ['A', 'B', 'C', 'D', 'E'].map((x, i) => ({
-			applicationId: `RETRY-${x}`,
-			name: `Applicant ${x}`,
-			pan: `ABCP${x}${1000 + i}K`,
-			mobile: '+91 98765 43210',
-			gender: 'female',
-			consentGiven: true,
-		}));
-		node(decide, 'Applicants').parameters.assignments.assignments[0].value =
-			`={{ ${JSON.stringify(five)} }}`;
-		await stack.rest('PATCH', `/rest/workflows/${decide.id}`, {
-			nodes: decide.nodes,
-			connections: decide.connections,
-			name: decide.name,
-			versionId: (await stack.rest<{ data: Json }>('GET', `/rest/workflows/${decide.id}`)).data
-				.versionId,
-		});
-		const before = await pulls();
-		// the service refuses the next 2 pulls once (HTTP 422), then answers
-		await stack.control.fault({ path: `/api/v1/services/${PULL_PATH}/*`, status: 422, times: 2 });
-		const first = await runAndWait(decide);
-		expect(first.execution.status).toBe('success');
-		const afterFirst = await pulls();
-		const seen1 = outcomes(decide, first.data, 'applicationId');
-		const queued = Object.keys(seen1).filter((k) => seen1[k].includes('Queue for retry'));
-		expect(afterFirst - before).toBe(5);
-		expect(queued).toHaveLength(2);
+test('the retry pattern (n8n Data Tables): 5 applicants, 2 refused once; the retry pulls only those 2', async () => {
+	const decide = N8N1
+		? forN8n1(stack.example('retry-queue-decide.json'), tableIds)
+		: clone(stack.example('retry-queue-decide.json'));
+	const retry = N8N1
+		? forN8n1(stack.example('retry-queue-retry.json'), tableIds)
+		: clone(stack.example('retry-queue-retry.json'));
+	if (N8N1) await saveWorkflow(stack, retry);
+	const five = ['A', 'B', 'C', 'D', 'E'].map((x, i) => ({
+		applicationId: `RETRY-${x}`,
+		name: `Applicant ${x}`,
+		pan: `ABCP${x}${1000 + i}K`,
+		mobile: '+91 98765 43210',
+		gender: 'female',
+		consentGiven: true,
+	}));
+	node(decide, 'Applicants').parameters.assignments.assignments[0].value =
+		`={{ ${JSON.stringify(five)} }}`;
+	await saveWorkflow(stack, decide);
+	const before = await pulls();
+	// the service refuses the next 2 pulls once (HTTP 422), then answers
+	await stack.control.fault({ path: `/api/v1/services/${PULL_PATH}/*`, status: 422, times: 2 });
+	const first = await runAndWait(decide);
+	expect(first.execution.status).toBe('success');
+	const afterFirst = await pulls();
+	const seen1 = outcomes(decide, first.data, 'applicationId');
+	const queued = Object.keys(seen1).filter((k) => seen1[k].includes('Queue for retry'));
+	expect(afterFirst - before).toBe(5);
+	expect(queued).toHaveLength(2);
 
-		const second = await runAndWait(retry);
-		expect(second.execution.status).toBe('success');
-		const afterRetry = await pulls();
-		const seen2 = outcomes(retry, second.data, 'applicationId');
-		log(
-			`retry: pulls ${afterFirst - before} + ${afterRetry - afterFirst}; first run ${JSON.stringify(seen1)}; retry run ${JSON.stringify(seen2)}`,
-		);
-		// only the 2 queued applicants pulled again: 5 + 2
-		expect(afterRetry - before).toBe(7);
-		const retried = (await stack.control.requests(PULL_PATH))
-			.slice(-2)
-			.map((r) => (r.body as Json).pan)
-			.sort();
-		expect(retried).toEqual(
-			five
-				.filter((a) => queued.includes(a.applicationId))
-				.map((a) => a.pan)
-				.sort(),
-		);
-		// each applicant one final outcome: decided in the first run, or queued then decided by the retry
-		const final: Record<string, string[]> = {};
-		for (const [k, v] of Object.entries(seen1))
-			for (const n of v) if (n !== 'Queue for retry') (final[k] ??= []).push(n);
-		for (const [k, v] of Object.entries(seen2)) for (const n of v) (final[k] ??= []).push(n);
-		expect(Object.keys(final).sort()).toEqual(five.map((a) => a.applicationId));
-		for (const a of five) expect(final[a.applicationId]).toHaveLength(1);
-		expect(Object.keys(seen2).sort()).toEqual([...queued].sort());
+	const second = await runAndWait(retry);
+	expect(second.execution.status).toBe('success');
+	const afterRetry = await pulls();
+	const seen2 = outcomes(retry, second.data, 'applicationId');
+	log(
+		`retry: pulls ${afterFirst - before} + ${afterRetry - afterFirst}; first run ${JSON.stringify(seen1)}; retry run ${JSON.stringify(seen2)}`,
+	);
+	// only the 2 queued applicants pulled again: 5 + 2
+	expect(afterRetry - before).toBe(7);
+	const retried = (await stack.control.requests(PULL_PATH))
+		.slice(-2)
+		.map((r) => (r.body as Json).pan)
+		.sort();
+	expect(retried).toEqual(
+		five
+			.filter((a) => queued.includes(a.applicationId))
+			.map((a) => a.pan)
+			.sort(),
+	);
+	// each applicant one final outcome: decided in the first run, or queued then decided by the retry
+	const final: Record<string, string[]> = {};
+	for (const [k, v] of Object.entries(seen1))
+		for (const n of v) if (n !== 'Queue for retry') (final[k] ??= []).push(n);
+	for (const [k, v] of Object.entries(seen2)) for (const n of v) (final[k] ??= []).push(n);
+	expect(Object.keys(final).sort()).toEqual(five.map((a) => a.applicationId));
+	for (const a of five) expect(final[a.applicationId]).toHaveLength(1);
+	expect(Object.keys(seen2).sort()).toEqual([...queued].sort());
 
-		// the queue is empty: a second retry run pulls nothing
-		const third = await runAndWait(retry);
-		expect(third.execution.status).toBe('success');
-		expect(await pulls()).toBe(afterRetry);
-	},
-);
+	// the queue is empty: a second retry run pulls nothing
+	const third = await runAndWait(retry);
+	expect(third.execution.status).toBe('success');
+	expect(await pulls()).toBe(afterRetry);
+});

@@ -10,7 +10,14 @@ import { LoadOptionsContext, ExecutionLifecycleHooks } from 'n8n-core';
 
 import { sandboxCredentials, withParameters } from '../harness/index.cjs';
 import type { Engine, WorkflowJson } from '../harness/index.cjs';
-import { expectNothingSent, fixtures, NODE, SHAPES, withSandbox } from './support.cjs';
+import {
+	expectNothingSent,
+	fixtures,
+	NODE,
+	SHAPES,
+	versionThreeWorkflow,
+	withSandbox,
+} from './support.cjs';
 
 const fixture = fixtures('company');
 const CIN = 'L17110MH1973PLC019786';
@@ -295,6 +302,38 @@ describe.each(SHAPES)('Company, %s shape', (shape) => {
 			expect(failed.output(NODE, 1)[0].json).toMatchObject({
 				error: { code: 'NO_RESULTS', httpCode: 404 },
 			});
+		});
+
+		test('version 3: a name nothing matches leaves on Failed (NO_RESULTS) with its lead, unless the option is off', async () => {
+			const leads = [
+				{ leadId: 'L-1', companyName: 'Acme Agro' },
+				{ leadId: 'L-2', companyName: 'nomatch industries' },
+			];
+			const parameters = {
+				resource: 'company',
+				operation: 'searchByName',
+				companyName: '={{ $json.companyName }}',
+				entityType: 'all',
+				limit: 1,
+				requestOptions: { maxRetries: 0 },
+			};
+			const result = await run(versionThreeWorkflow(parameters, leads));
+			expect(result.error).toBeUndefined();
+			const success = result.json(NODE, 0);
+			const failed = result.json(NODE, 1);
+			expect(success).toHaveLength(1);
+			expect(success[0]).toMatchObject({ query: 'Acme Agro' });
+			expect(failed).toHaveLength(1);
+			expect(failed[0]).toMatchObject({
+				leadId: 'L-2',
+				error: { code: 'NO_RESULTS' },
+			});
+			// turned off explicitly: the version 1 and 2 behaviour, no item for the lead nothing matches
+			const off = await run(
+				versionThreeWorkflow({ ...parameters, options: { errorOnNoResults: false } }, leads),
+			);
+			expect(off.json(NODE, 0)).toHaveLength(1);
+			expect(off.json(NODE, 1)).toHaveLength(0);
 		});
 
 		test('resource locator list search returns the sandbox companies and LLPs', async () => {

@@ -39,6 +39,13 @@ const lookupEach = (
 
 beforeEach(() => service.stub.requests.splice(0));
 
+/**
+ * The lookups the node sent, oldest first. On a busy machine the execution's first request can stay unanswered
+ * past the gate's grace, and the node then sends the credential check (a bodiless GET) for the others: it is
+ * not one of the items' requests.
+ */
+const lookups = () => service.stub.requests.filter((r) => r.path === PATH);
+
 test('with 3 items in parallel, slow early answers still come out in input order, each paired to its input', async () => {
 	// answers in arrival order: the first (the execution's probe, sent alone) at once; the second only once
 	// a fourth request has arrived (so it is still unanswered while the node sends more), the third late,
@@ -60,13 +67,15 @@ test('with 3 items in parallel, slow early answers still come out in input order
 	const items = result.output('FinVerify');
 	expect(items).toHaveLength(cins.length);
 	// the request bodies tell which input each answer belongs to; the sent CINs are in input order per item
-	expect(service.stub.requests.map((r) => (r.body as { cin: string }).cin).sort()).toEqual(
-		[...cins].sort(),
-	);
+	expect(
+		lookups()
+			.map((r) => (r.body as { cin: string }).cin)
+			.sort(),
+	).toEqual([...cins].sort());
 	expect(items.map((i) => i.pairedItem)).toEqual(cins.map((_, index) => ({ item: index })));
 	// parallel once the probe was answered: the second request was answered only after the fourth arrived
 	// (a node sending one at a time would leave it held until the stub gives up, then answer it after 2)
-	expect(service.stub.requests[1].answeredAfter).toBeGreaterThanOrEqual(4);
+	expect(lookups()[1].answeredAfter).toBeGreaterThanOrEqual(4);
 });
 
 test('concurrency 1 sends one request at a time', async () => {
@@ -78,11 +87,10 @@ test('concurrency 1 sends one request at a time', async () => {
 		),
 	);
 	expect(result.error).toBeUndefined();
-	const gaps = service.stub.requests.slice(1).map((r, i) => r.at - service.stub.requests[i].at);
+	const sent = lookups();
+	const gaps = sent.slice(1).map((r, i) => r.at - sent[i].at);
 	for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(140);
-	expect(service.stub.requests.map((r) => (r.body as { cin: string }).cin)).toEqual(
-		cins.slice(0, 3),
-	);
+	expect(sent.map((r) => (r.body as { cin: string }).cin)).toEqual(cins.slice(0, 3));
 });
 
 test('without Continue On Fail, the first failing item stops the run with its item index', async () => {
@@ -113,7 +121,7 @@ test('Continue On Fail (regular output): error items keep their place, pairing a
 		message: 'Invalid Company (CIN or LLPIN) in item 1 (got "bad")',
 	});
 	expect(items[0].json.cin).toBeDefined();
-	expect(service.stub.requests).toHaveLength(2);
+	expect(lookups()).toHaveLength(2);
 });
 
 test('Continue (using error output): API failures go to the error branch, successes to the main branch', async () => {

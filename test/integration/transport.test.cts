@@ -392,7 +392,8 @@ describe('request path cost', () => {
 			const first = await engine.run(manyItems(12));
 			expect(first.error).toBeUndefined();
 			expect(first.json('FinVerify')).toHaveLength(12);
-			expect(stub.requests).toHaveLength(12);
+			// the items' lookups (on a busy machine the node may add its credential check, which reads no more)
+			expect(stub.requests.filter((r) => r.path === PATH)).toHaveLength(12);
 			expect(reads).toBe(1);
 			// every request still carries the credential's headers
 			for (const r of stub.requests) {

@@ -62,8 +62,8 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to fail the item (code NO_RESULTS) when no entity matches. Off: the item produces ' +
-					'no output.',
+					'Whether a name nothing matches fails the item (code NO_RESULTS); off, it gives no item',
+				hint: 'Version 3 fails the item unless this option is added and turned off, so nobody searched for vanishes',
 			},
 		],
 	},
@@ -111,7 +111,11 @@ export function read(this: IExecuteFunctions, itemIndex: number): SearchRequest 
 		entityType,
 		limit,
 		simplify: isNormalizedOutput(this, itemIndex),
-		errorOnNoResults: options.errorOnNoResults === true,
+		// version 3: on unless turned off, so a lead nothing matches reaches the Failed output
+		errorOnNoResults:
+			typeof options.errorOnNoResults === 'boolean'
+				? options.errorOnNoResults
+				: this.getNode().typeVersion >= 3,
 	};
 }
 

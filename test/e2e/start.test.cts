@@ -37,8 +37,28 @@ function deprecations(log: string): string[] {
 }
 
 /** Lines of a JavaScript stack trace ("    at fn (file.js:1:2)") or an unhandled error. */
-const stackLines = (text: string) =>
-	text.split('\n').filter((l) => /^\s*(\[n8n\]\s*)?at .+:\d+:\d+\)?$|Unhandled|uncaught/i.test(l));
+const isStackLine = (l: string) => /^\s*(\[n8n\]\s*)?at .+:\d+:\d+\)?$|Unhandled|uncaught/i.test(l);
+const stackLines = (text: string) => text.split('\n').filter(isStackLine);
+
+/**
+ * The stack lines of a log, less n8n's own trace of closing its database while a read of it was still waiting
+ * for a connection (n8n 2.41.1's SQLite pool aborts the waiting read and n8n logs the abort with its stack):
+ * a block of consecutive frames that passes through n8n's `DbConnection.close` and runs only inside n8n's
+ * installed modules. It comes when Ctrl-C lands as n8n finishes starting (seen once in CI); every other stack,
+ * start.js's own or a frame of this package, still fails the test.
+ */
+function stackLinesBesidesN8nDbClose(text: string): string[] {
+	const blocks: string[][] = [];
+	const block: string[] = [];
+	for (const line of text.split('\n'))
+		if (isStackLine(line)) block.push(line);
+		else if (block.length) blocks.push(block.splice(0));
+	if (block.length) blocks.push(block);
+	const n8nsOwnClose = (frames: string[]) =>
+		frames.some((l) => l.includes('DbConnection.close')) &&
+		frames.every((l) => /\/n8n\/node_modules\/|@n8n\/db\/src\//.test(l));
+	return blocks.filter((frames) => !n8nsOwnClose(frames)).flat();
+}
 
 function startEnv(n8nPort: number, brokerPort: number, sandboxPort: number, userFolder: string) {
 	const env: NodeJS.ProcessEnv = {
@@ -140,9 +160,11 @@ test.each([
 			expect(output).toContain('SIGINT received');
 			expect(output).toContain('everything stopped; nothing left running.');
 			expect(output).not.toContain('ERROR');
-			expect(stackLines(output)).toEqual([]);
+			expect(stackLinesBesidesN8nDbClose(output)).toEqual([]);
 			const n8nLog = path.join(userFolder, 'logs', 'n8n.log');
-			expect(stackLines(existsSync(n8nLog) ? readFileSync(n8nLog, 'utf8') : '')).toEqual([]);
+			expect(
+				stackLinesBesidesN8nDbClose(existsSync(n8nLog) ? readFileSync(n8nLog, 'utf8') : ''),
+			).toEqual([]);
 			// every process group it started (sandbox; n8n with its task runner) is gone, nothing listens
 			const pids = [...output.matchAll(/\(pid (\d+)\)/g)].map((m) => Number(m[1]));
 			expect(pids.length).toBeGreaterThanOrEqual(1);

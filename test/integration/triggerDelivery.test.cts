@@ -18,6 +18,7 @@ import type { RunResult, WebhookServer, WorkflowJson } from '../harness/index.cj
 import { processedDataStore } from '../harness/processedData.cjs';
 import type { ProcessedDataStore } from '../harness/processedData.cjs';
 import { exclusiveKeysInUse } from '../../nodes/FinVerify/helpers/exclusive';
+import { MAX_HISTORY_SIZE } from '../../nodes/FinVerify/actions/triggerDelivery/processOnce.operation';
 import { fixtures, NODE, NOTHING_SENT } from './support.cjs';
 import { deliver, journeyEvent } from './trigger/deliver.cjs';
 
@@ -230,6 +231,26 @@ describe('one execution', () => {
 		).toEqual(['event:a']);
 		expect(keysOut(await remember([{ deliveryKey: 'event:a' }]))).toEqual([]);
 		expect([...store.rows.values()][0].data).toHaveLength(3);
+	});
+
+	test('Deliveries Remembered above the ceiling (a workflow saved with 1,000,000) keeps running with 20,000 keys', async () => {
+		const remember = async (keys: string[]) =>
+			await engine.run(
+				processOnceWorkflow(
+					keys.map((deliveryKey) => ({ deliveryKey })),
+					{ historySize: 1_000_000 },
+				),
+			);
+		expect(keysOut(await remember(['event:first']))).toEqual(['event:first']);
+		// the record already full: 20,000 keys, 'event:first' the oldest
+		const [row] = [...store.rows.values()];
+		row.data.push(...Array.from({ length: MAX_HISTORY_SIZE - 1 }, (_, i) => `filler-${i}`));
+		expect(keysOut(await remember(['event:new']))).toEqual(['event:new']);
+		expect(MAX_HISTORY_SIZE).toBe(20_000);
+		const [after] = [...store.rows.values()];
+		expect(after.data).toHaveLength(MAX_HISTORY_SIZE);
+		// the oldest was forgotten to make room: it passes again
+		expect(keysOut(await remember(['event:first', 'event:new']))).toEqual(['event:first']);
 	});
 
 	test('an invalid Deliveries Remembered stops the node before any key is recorded', async () => {

@@ -139,6 +139,14 @@ async function main() {
 				'triggerHistory',
 				async () => await childJson<Json>(path.join(__dirname, 'trigger-history.cts')),
 			);
+			// Process Once's cost per delivery against Deliveries Remembered (ratios to the default's)
+			await section(
+				'processOnceHistory',
+				async () =>
+					await childJson<Json>(path.join(__dirname, 'process-once-history.cts'), {}, [
+						'--expose-gc',
+					]),
+			);
 		}
 		if (!ONLY) {
 			await section('scaling', async () => await scaling(await createEngine(stub)));

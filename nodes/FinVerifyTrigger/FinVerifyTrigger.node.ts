@@ -24,7 +24,7 @@ import {
 	verifyWithSigningSecret,
 } from '../shared/signingSecret';
 import type { EventFilter, EventType } from '../shared/events';
-import { applyFilter, normalizeEvent, parseJsonBody } from '../shared/events';
+import { applyFilter, eventOwnTime, normalizeEvent, parseJsonBody } from '../shared/events';
 import { fetchJourneyResults, fetchResultsField } from '../FinVerify/helpers/journeyResults';
 import {
 	DEFAULT_SIGNATURE_HEADERS,
@@ -501,16 +501,17 @@ export class FinVerifyTrigger implements INodeType {
 		}
 		const event = normalized.event;
 
-		// 3. Seen before? (redelivery after a timeout, or a replay of a captured request)
-		// Keyed on signed content only: the body's event id, else the signed timestamp and body.
+		// 3. Seen before? (redelivery after a timeout, a retry signed anew, or a replay of a captured request)
+		// Keyed on the event itself: the body's signed event id, else the event's own fields (never the
+		// signature's timestamp, which a sender may renew on every attempt).
 		const windowMinutes = Number(options.dedupeWindowMinutes ?? DEFAULT_DEDUPE_WINDOW_MINUTES);
-		const key = deliveryKey(
-			parsed.body.id,
-			rawBody,
-			verification === 'hmacSignature'
-				? header(options.timestampHeader, DEFAULT_SIGNATURE_HEADERS.timestamp)
-				: undefined,
-		);
+		const key = deliveryKey(parsed.body.id, {
+			type: event.type,
+			id: event.id,
+			status: event.status,
+			previousStatus: event.previousStatus,
+			ownTime: eventOwnTime(parsed.body),
+		});
 		if (windowMinutes > 0 && key) {
 			const windowMs = windowMinutes * 60_000;
 			const scope = triggerScope.call(this);
@@ -542,7 +543,7 @@ export class FinVerifyTrigger implements INodeType {
 		}
 
 		// 5. Accepted: n8n answers once the execution exists
-		const item: IDataObject = { ...event, deliveryKey: key ?? null };
+		const item: IDataObject = { ...event, deliveryKey: key };
 		const fetchResults = this.getNodeParameter('fetchResults', false) as boolean;
 		if (fetchResults && event.type === 'journey' && event.status === 'analysis_complete') {
 			Object.assign(item, await fetchJourneyResults.call(this, event.id));

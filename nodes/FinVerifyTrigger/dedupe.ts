@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 
 /**
- * Duplicate detection of deliveries, keyed on what the signature covers.
+ * Duplicate detection of deliveries, keyed on the event's identity (its signed id, else its own fields).
  *
  * The record is in-process: checked and written synchronously, so simultaneous copies of one delivery on
  * one n8n process start one execution; an entry whose answer was not a 2xx (n8n could not create the
@@ -20,8 +20,8 @@ import { createHash } from 'crypto';
 export const DEFAULT_DEDUPE_WINDOW_MINUTES = 60;
 /** Most deliveries kept in memory per trigger node. */
 export const MAX_IN_PROCESS_DELIVERIES = 50_000;
-/** Longest key deliveryKey() makes: "signed:" and 32 characters of a base64url SHA-256. */
-export const MAX_KEY_LENGTH = 'signed:'.length + 32;
+/** Longest key deliveryKey() makes: "fields:" (or "event:") and 32 characters of a base64url SHA-256. */
+export const MAX_KEY_LENGTH = 'fields:'.length + 32;
 /**
  * Upper bound of the bytes one trigger's record holds in keys and times (UTF-16 key characters plus an
  * 8-byte time each); V8's own map overhead comes on top.
@@ -31,27 +31,42 @@ export const MAX_RECORD_BYTES = MAX_IN_PROCESS_DELIVERIES * (2 * MAX_KEY_LENGTH 
 const digest = (text: string | Buffer) =>
 	createHash('sha256').update(text).digest('base64url').slice(0, 32);
 
+/** What an event is, read from its own fields (never from the delivery's signature or headers). */
+export interface EventIdentity {
+	/** `journey` or `session`. */
+	type: string;
+	/** The journey's client_id or the session's session_id. */
+	id: string;
+	/** The new status, in its canonical spelling. */
+	status: string;
+	/** The status before the change, canonical; null when the body does not say. */
+	previousStatus: string | null;
+	/** When the event says it happened (its own time fields, ISO 8601); null when it carries none. */
+	ownTime: string | null;
+}
+
 /**
- * The key a delivery is deduplicated by, made only of signed content:
+ * The key a delivery is deduplicated by, the same for every attempt to deliver one event:
  * - the body's event id (`"id"`), which the sender repeats on every retry;
- * - without one, a hash of the signed timestamp and the raw body (a replay of captured bytes);
- * - without a signature (token or no verification), a hash of the raw body. Unsigned headers
- *   (X-Webhook-Id) never take part: a replay with a new id is still the same delivery.
+ * - without one, the event's own fields, canonicalised: its type, journey or session id, status, previous
+ *   status and its own time (`updated_at` and the like, as ISO 8601). A sender that signs each attempt anew
+ *   (a new timestamp, a new signature) or re-serialises the body sends the same event, so the same key.
+ *   Headers (X-Webhook-Id, the signature timestamp) never take part.
+ * Two different events of one journey with the same status change and no time of their own share a key
+ * (docs/assumptions.md: a journey or session reaches each status once).
  */
-export function deliveryKey(
-	eventId: unknown,
-	rawBody: Buffer | string | undefined,
-	signedTimestamp?: string,
-): string | undefined {
+export function deliveryKey(eventId: unknown, event: EventIdentity): string {
 	if ((typeof eventId === 'string' && eventId.trim() !== '') || typeof eventId === 'number') {
 		return `event:${digest(String(eventId).trim())}`;
 	}
-	if (rawBody === undefined || rawBody.length === 0) return undefined;
-	const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
-	if (signedTimestamp) {
-		return `signed:${digest(Buffer.concat([Buffer.from(`${signedTimestamp}.`), body]))}`;
-	}
-	return `body:${digest(body)}`;
+	const canonical = JSON.stringify([
+		event.type,
+		event.id.trim(),
+		event.status,
+		event.previousStatus,
+		event.ownTime,
+	]);
+	return `fields:${digest(canonical)}`;
 }
 
 /** In-process record of one trigger node: key → first seen (ms). Insertion order is time order. */

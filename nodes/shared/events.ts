@@ -131,6 +131,25 @@ export function toIsoTime(value: unknown): string | null {
 	return toIsoTimestamp(value);
 }
 
+/** The body fields that say when the event happened, in the order they are read. */
+const OWN_TIME_FIELDS = ['updated_at', 'updatedAt', 'occurred_at', 'timestamp', 'created_at'];
+
+/**
+ * When the event itself says it happened (its own time fields, at the top level or in `data`), as ISO 8601;
+ * null when the body carries none. Never the delivery's signature timestamp or the time of receipt: this is
+ * part of the event's identity (the trigger's deliveryKey), the same on every attempt to deliver it.
+ */
+export function eventOwnTime(body: IDataObject): string | null {
+	const data = isObject(body.data) ? body.data : {};
+	for (const source of [body, data]) {
+		for (const key of OWN_TIME_FIELDS) {
+			const value = source[key];
+			if (value !== undefined && value !== null && value !== '') return toIsoTime(value);
+		}
+	}
+	return null;
+}
+
 /**
  * Turns a notification body into one normalized event. Recognised when it carries a journey
  * (`client_id`) or session (`session_id`) identifier and a status, at the top level or in `data`.
@@ -171,7 +190,7 @@ export function normalizeEvent(body: IDataObject, meta: DeliveryMeta = {}): Pars
 	}
 	const previousStatus = normalizeStatus(type, pick('previous_status', 'previousStatus'));
 	const occurredAt =
-		toIsoTime(pick('updated_at', 'updatedAt', 'occurred_at', 'timestamp', 'created_at')) ??
+		eventOwnTime(body) ??
 		toIsoTime(meta.timestamp) ??
 		new Date(meta.nowMs ?? Date.now()).toISOString();
 

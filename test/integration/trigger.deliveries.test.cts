@@ -216,6 +216,35 @@ describe('attack set: every rejected delivery answers 401/400 and starts nothing
 	});
 });
 
+describe('a body without an event id, retried and signed anew each time (issue 43)', () => {
+	test('three attempts of one event, each with a new timestamp and signature, the third re-serialised: one execution, two duplicates; the next status change is a new delivery', async () => {
+		const { url, hooks } = await serve();
+		const body = journeyEvent('failed', {
+			client_id: `aa_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+			previous_status: 'consent_pending',
+			updated_at: '2026-11-29T10:00:00.000Z',
+		});
+		const now = Math.floor(Date.now() / 1000);
+		const answers = [
+			await deliver(url, body, { timestamp: now }),
+			await deliver(url, body, { timestamp: now + 30 }),
+			await deliver(url, body, { timestamp: now + 90, raw: JSON.stringify(body, null, 2) }),
+		];
+		expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+		expect(answers.map((a) => a.body?.duplicate === true)).toEqual([false, true, true]);
+		const [run] = await hooks.waitForExecutions(1);
+		expect(run.json(NODE)[0].deliveryKey).toMatch(/^fields:/);
+		const next = journeyEvent('expired', {
+			client_id: body.client_id,
+			previous_status: 'failed',
+			updated_at: '2026-11-29T10:05:00.000Z',
+		});
+		expect((await deliver(url, next, { timestamp: now + 91 })).body?.duplicate).toBeUndefined();
+		await hooks.waitForExecutions(2);
+		expect(hooks.startedCount()).toBe(2);
+	});
+});
+
 describe('the delivery key is in the output (for a Remove Duplicates node downstream)', () => {
 	test('deliveryKey and the signed event id', async () => {
 		const { url, hooks } = await serve();

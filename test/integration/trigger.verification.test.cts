@@ -102,7 +102,7 @@ describe('HMAC Signature (default)', () => {
 				isFinal: true,
 				occurredAt: '2025-06-15T10:00:00.000Z',
 				deliveryId: 'wh_valid_1',
-				deliveryKey: expect.stringMatching(/^signed:/),
+				deliveryKey: expect.stringMatching(/^fields:/),
 				flow: null,
 				raw: body,
 			},

@@ -18,6 +18,7 @@ import type { RunResult, WebhookServer, WorkflowJson } from '../harness/index.cj
 import { processedDataStore } from '../harness/processedData.cjs';
 import type { ProcessedDataStore } from '../harness/processedData.cjs';
 import { exclusiveKeysInUse } from '../../nodes/FinVerify/helpers/exclusive';
+import { MAX_HISTORY_SIZE } from '../../nodes/FinVerify/actions/triggerDelivery/processOnce.operation';
 import { fixtures, NODE, NOTHING_SENT } from './support.cjs';
 import { deliver, journeyEvent } from './trigger/deliver.cjs';
 
@@ -116,6 +117,38 @@ describe('concurrent deliveries through the FinVerify Trigger', () => {
 	});
 });
 
+describe('a body without an event id, signed anew on every attempt (issue 43)', () => {
+	test('three attempts of each of 5 events, new timestamps and signatures, copies in flight together: 15 executions, each event through Process Once once', async () => {
+		hooks = await engine.serveWebhooks(fixture('processOnce'), { perCallStaticData: true });
+		const url = hooks.urlFor('FinVerify Trigger');
+		const events = Array.from({ length: 5 }, (_, n) =>
+			journeyEvent('analysis_complete', {
+				client_id: `aa_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+				previous_status: 'data_fetched',
+				updated_at: new Date(Date.UTC(2026, 10, 29, 10, n)).toISOString(),
+			}),
+		);
+		const now = Math.floor(Date.now() / 1000);
+		const answers = await Promise.all(
+			events.flatMap((body) =>
+				[0, 30, 60].map(
+					async (later) => (await deliver(url, body, { timestamp: now + later })).status,
+				),
+			),
+		);
+		expect(answers.every((status) => status === 200)).toBe(true);
+		const runs = await hooks.waitForExecutions(15);
+		expect(runs.filter((run) => run.error)).toHaveLength(0);
+		const passed = runs.flatMap(
+			(run) => run.run.data.resultData.runData[NODE]?.[0]?.data?.main?.[0] ?? [],
+		);
+		expect(passed.map((item) => item.json.id).sort()).toEqual(
+			events.map((body) => body.client_id).sort(),
+		);
+		expect(new Set(passed.map((item) => item.json.deliveryKey)).size).toBe(5);
+	});
+});
+
 describe("n8n's record without the lock (what Remove Duplicates does under concurrency)", () => {
 	test('10 calls at once on a new record: one creates it, the others fail on the unique index; 10 more at once keep one key of ten', async () => {
 		const service = DataDeduplicationService.getInstance();
@@ -198,6 +231,26 @@ describe('one execution', () => {
 		).toEqual(['event:a']);
 		expect(keysOut(await remember([{ deliveryKey: 'event:a' }]))).toEqual([]);
 		expect([...store.rows.values()][0].data).toHaveLength(3);
+	});
+
+	test('Deliveries Remembered above the ceiling (a workflow saved with 1,000,000) keeps running with 20,000 keys', async () => {
+		const remember = async (keys: string[]) =>
+			await engine.run(
+				processOnceWorkflow(
+					keys.map((deliveryKey) => ({ deliveryKey })),
+					{ historySize: 1_000_000 },
+				),
+			);
+		expect(keysOut(await remember(['event:first']))).toEqual(['event:first']);
+		// the record already full: 20,000 keys, 'event:first' the oldest
+		const [row] = [...store.rows.values()];
+		row.data.push(...Array.from({ length: MAX_HISTORY_SIZE - 1 }, (_, i) => `filler-${i}`));
+		expect(keysOut(await remember(['event:new']))).toEqual(['event:new']);
+		expect(MAX_HISTORY_SIZE).toBe(20_000);
+		const [after] = [...store.rows.values()];
+		expect(after.data).toHaveLength(MAX_HISTORY_SIZE);
+		// the oldest was forgotten to make room: it passes again
+		expect(keysOut(await remember(['event:first', 'event:new']))).toEqual(['event:first']);
 	});
 
 	test('an invalid Deliveries Remembered stops the node before any key is recorded', async () => {

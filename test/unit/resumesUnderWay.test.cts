@@ -1,4 +1,10 @@
 import {
+	markResumed,
+	MAX_RESUMED_MARKS,
+	RESUMED_MARK_MS,
+	resumedMarkCount,
+	waitKey,
+	wasResumed,
 	recordResume,
 	RESUME_RECORD_MS,
 	resumesAtCapacity,
@@ -51,5 +57,43 @@ describe('resumes under way (one queued resume per waiting execution)', () => {
 			false,
 			true,
 		]);
+	});
+});
+
+describe('resumed waits (one resume per wait, also where n8n answers the callback at once: n8n 1.x)', () => {
+	test('a wait marked resumed stays so for RESUMED_MARK_MS; other waits are not', () => {
+		const key = waitKey('r1', 'Start journey and wait', ['aa_1 2026-11-29T10:00:00.000Z']);
+		expect(wasResumed(key, 0)).toBe(false);
+		markResumed(key, 0);
+		expect(wasResumed(key, 1)).toBe(true);
+		expect(wasResumed(key, RESUMED_MARK_MS - 1)).toBe(true);
+		expect(
+			wasResumed(waitKey('r2', 'Start journey and wait', ['aa_1 2026-11-29T10:00:00.000Z']), 1),
+		).toBe(false);
+		expect(wasResumed(key, RESUMED_MARK_MS)).toBe(false);
+	});
+
+	test('a wait is its execution, node and ids with their start, in any order', () => {
+		const a = waitKey('e', 'n', ['x 1', 'y 1']);
+		expect(waitKey('e', 'n', ['y 1', 'x 1'])).toBe(a);
+		expect(
+			new Set([
+				a,
+				waitKey('e', 'm', ['x 1', 'y 1']),
+				waitKey('e', 'n', ['x 1']),
+				waitKey('e', 'n', ['x 2', 'y 1']),
+				waitKey('f', 'n', ['x 1', 'y 1']),
+			]).size,
+		).toBe(5);
+		// no run-together of parts
+		expect(waitKey('e', 'n x', [])).not.toBe(waitKey('e', 'n', ['x']));
+	});
+
+	test(`bounded: at most ${MAX_RESUMED_MARKS.toLocaleString('en')} marks, the oldest forgotten first`, () => {
+		const start = 100 * RESUMED_MARK_MS;
+		for (let i = 0; i < 1_000; i++) markResumed(`bound-${i}`, start + i, 500);
+		expect(resumedMarkCount()).toBeLessThanOrEqual(500);
+		expect(wasResumed('bound-999', start + 1_000)).toBe(true);
+		expect(wasResumed('bound-0', start + 1_000)).toBe(false);
 	});
 });

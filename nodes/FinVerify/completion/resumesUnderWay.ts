@@ -77,7 +77,60 @@ export function recordResume(executionId: string, nowMs: number): () => void {
 	};
 }
 
+/**
+ * How long a wait that was resumed stays marked resumed in this process. n8n 1.x answers a resume callback at
+ * once, before it marks the execution running (`WebhookHelpers.executeWebhook`, response mode onReceived), and
+ * while a resume waits in n8n's concurrency queue the execution stays `waiting` in the database: n8n's own
+ * guard ("running already", "has finished already") does not stop a copy of the callback there, so without
+ * this mark every copy resumed the execution again (issue 43: 2-4 resumes of one execution). A wait is
+ * identified by its execution, its node and the ids it waits for with the time each wait began (waitKey), so
+ * the same execution waiting again, at another node, for other journeys or later for the same one, is a new wait.
+ */
+export const RESUMED_MARK_MS = 7 * 24 * 3_600_000;
+
+/** Most resumed waits remembered per process (the oldest forgotten first). */
+export const MAX_RESUMED_MARKS = 100_000;
+
+const resumed = new Map<string, number>();
+
+/**
+ * The identity of one wait: the execution, the waiting node and what it waits for (each journey or session id with
+ * the time its wait began, in any order).
+ */
+export function waitKey(executionId: string, nodeName: string, waitingIds: string[]): string {
+	return JSON.stringify([executionId, nodeName, [...waitingIds].sort()]);
+}
+
+/**
+ * Marks a wait resumed: n8n answered its resume callback with a 2xx (on n8n 2.x after the execution ran, on
+ * 1.x at once). A callback of that wait later is answered as a duplicate and resumes nothing.
+ */
+export function markResumed(key: string, nowMs: number, max = MAX_RESUMED_MARKS): void {
+	resumed.delete(key);
+	resumed.set(key, nowMs + RESUMED_MARK_MS);
+	for (const [old, until] of resumed) {
+		if (until > nowMs && resumed.size <= max) break;
+		resumed.delete(old);
+	}
+}
+
+/** True when this process resumed the wait `key` (and the mark has not expired) at `nowMs`. */
+export function wasResumed(key: string, nowMs: number): boolean {
+	const until = resumed.get(key);
+	if (until === undefined) return false;
+	if (nowMs >= until) {
+		resumed.delete(key);
+		return false;
+	}
+	return true;
+}
+
 /** How many records are held (for tests). */
 export function resumeRecordCount(): number {
 	return records.size;
+}
+
+/** How many resumed waits are remembered (for tests). */
+export function resumedMarkCount(): number {
+	return resumed.size;
 }

@@ -22,10 +22,13 @@ import { journeyStatusRequest, normalizeJourneyStatus } from '../helpers/normali
 import { apiRequest } from '../transport';
 import { withPersonalDataMasked } from '../helpers/outputChoice';
 import {
+	markResumed,
 	recordResume,
 	RESUME_RETRY_AFTER_S,
 	resumesAtCapacity,
 	resumeUnderWay,
+	waitKey,
+	wasResumed,
 } from './resumesUnderWay';
 import type { CompletionKind, StoredItem } from './waiting';
 import {
@@ -242,6 +245,16 @@ async function decideOnCallback(
 	// 3. For which of the waiting items, and final?
 	const items = readStoredItems.call(this, kind);
 	const stored: StoredItem[] = items.map((item) => item.stored);
+	// this wait was resumed already by this process (n8n 1.x answers a resume at once and lets a copy of the
+	// callback through while the execution is still `waiting` in its database): a duplicate, nothing resumes
+	const wait = waitKey(
+		executionId,
+		this.getNode().name,
+		stored.flatMap((item) =>
+			item.waiting ? [`${item.id} ${String(item.facts.waitingSince)}`] : [],
+		),
+	);
+	if (wasResumed(wait, nowMs)) return resumedAlready.call(this);
 	const meaning = classifyCallback(event, stored);
 	if (meaning.type === 'unrelated') {
 		return answer.call(this, 200, { received: true, ignored: true, reason: meaning.reason });
@@ -296,13 +309,29 @@ async function decideOnCallback(
 	for (const item of output) item.json = withPersonalDataMasked(item.json, parameters);
 	// another callback of this execution may have become its resume while this one looked things up
 	if (resumeUnderWay(executionId, Date.now())) return resumeUnderWayAnswer.call(this);
+	if (wasResumed(wait, Date.now())) return resumedAlready.call(this);
 	// as many resumes under way as this process takes: the execution keeps waiting for the next attempt
 	if (resumesAtCapacity(Date.now())) return retryLater.call(this, 'busy', BUSY_MESSAGE);
 	// n8n answers the caller (200, empty body) once the execution has resumed; until then its other callbacks
 	// are answered 503 (resumesUnderWay.ts)
 	const end = recordResume(executionId, Date.now());
-	this.getResponseObject().once('finish', end);
+	const res = this.getResponseObject();
+	res.once('finish', () => {
+		// a 2xx: n8n took the resume (2.x: the execution ran; 1.x: answered before it runs). Any other answer:
+		// the resume failed and the execution may still wait, so the next callback must get through
+		if (res.statusCode >= 200 && res.statusCode < 300) markResumed(wait, Date.now());
+		end();
+	});
 	return { workflowData: [output] };
+}
+
+/** A callback of a wait this process resumed already: 200, a duplicate, so the service stops sending it. */
+function resumedAlready(this: IWebhookFunctions): IWebhookResponseData {
+	return answer.call(this, 200, {
+		received: true,
+		duplicate: true,
+		message: 'This execution was resumed already by an earlier copy of this callback; ignored.',
+	});
 }
 
 const BUSY_MESSAGE =

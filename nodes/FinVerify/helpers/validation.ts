@@ -380,7 +380,7 @@ export function assertPositiveInteger(
 
 /**
  * The FinVerify Trigger's `deliveryKey` on an item (Process Once): a text of 1 to 200 characters without
- * control characters. The trigger makes it from signed content (`event:…`, `signed:…`, `body:…`).
+ * control characters. The trigger makes it from the event's identity (`event:…`, `fields:…`).
  */
 export function assertDeliveryKey(
 	ctx: FieldContext,

@@ -7,37 +7,114 @@ import {
 	MAX_KEY_LENGTH,
 	MAX_RECORD_BYTES,
 	releaseInProcess,
+	type EventIdentity,
 } from '../../../nodes/FinVerifyTrigger/dedupe';
+import { eventOwnTime, normalizeEvent } from '../../../nodes/shared/events';
+
+const journey = (fields: Partial<EventIdentity> = {}): EventIdentity => ({
+	type: 'journey',
+	id: 'a',
+	status: 'failed',
+	previousStatus: 'consent_pending',
+	ownTime: '2026-11-29T10:00:00.000Z',
+	...fields,
+});
 
 describe('deliveryKey', () => {
 	test('the signed body event id wins; the same id gives the same key whatever else differs', () => {
-		const key = deliveryKey('evt_1', Buffer.from('{"id":"evt_1"}'), '1700000000');
+		const key = deliveryKey('evt_1', journey());
 		expect(key).toMatch(/^event:[A-Za-z0-9_-]{32}$/);
-		expect(deliveryKey('evt_1', Buffer.from('{"id":"evt_1","x":1}'), '1700000999')).toBe(key);
-		expect(deliveryKey('evt_2', Buffer.from('{"id":"evt_1"}'), '1700000000')).not.toBe(key);
+		expect(deliveryKey('evt_1', journey({ status: 'expired', ownTime: null }))).toBe(key);
+		expect(deliveryKey(' evt_1 ', journey())).toBe(key);
+		expect(deliveryKey('evt_2', journey())).not.toBe(key);
+		expect(deliveryKey(7, journey())).toMatch(/^event:/);
 	});
 
-	test('without an id: the signed timestamp and body (a replay of the captured bytes is caught)', () => {
-		const body = Buffer.from('{"client_id":"a","status":"failed"}');
-		const a = deliveryKey(undefined, body, '1700000000');
-		expect(a).toMatch(/^signed:/);
-		expect(deliveryKey(null, body.toString(), '1700000000')).toBe(a);
-		expect(deliveryKey(null, body, '1700000001')).not.toBe(a);
+	test("without an id: the event's own fields, the same for every attempt of one event", () => {
+		const key = deliveryKey(undefined, journey());
+		expect(key).toMatch(/^fields:[A-Za-z0-9_-]{32}$/);
+		expect(key.length).toBeLessThanOrEqual(MAX_KEY_LENGTH);
+		// nothing of the delivery takes part: a blank id or a padded subject id is the same event
+		expect(deliveryKey(null, journey())).toBe(key);
+		expect(deliveryKey('  ', journey())).toBe(key);
+		expect(deliveryKey(undefined, journey({ id: ' a ' }))).toBe(key);
+	});
+
+	test('each field of the event tells events apart', () => {
+		const key = deliveryKey(undefined, journey());
+		const others = [
+			journey({ type: 'session' }),
+			journey({ id: 'b' }),
+			journey({ status: 'expired' }),
+			journey({ previousStatus: null }),
+			journey({ previousStatus: 'initiated' }),
+			journey({ ownTime: null }),
+			journey({ ownTime: '2026-11-29T10:00:01.000Z' }),
+		].map((event) => deliveryKey(undefined, event));
+		expect(new Set([key, ...others]).size).toBe(others.length + 1);
+	});
+
+	test('field values cannot run into each other (canonical, not concatenated)', () => {
+		expect(deliveryKey(undefined, journey({ id: 'a', status: 'b_c' }))).not.toBe(
+			deliveryKey(undefined, journey({ id: 'a_b', status: 'c' })),
+		);
+	});
+});
+
+describe('eventOwnTime: the time the event states, never the delivery time', () => {
+	test('its own fields, top level first, then data; every spelling of one instant is one value', () => {
+		const iso = '2026-11-29T10:00:00.000Z';
+		expect(eventOwnTime({ updated_at: '2026-11-29T10:00:00Z' })).toBe(iso);
+		expect(eventOwnTime({ updated_at: 1795600800 })).toBe(new Date(1795600800_000).toISOString());
+		expect(eventOwnTime({ occurred_at: '2026-11-29T15:30:00+05:30' })).toBe(iso);
+		expect(eventOwnTime({ data: { updated_at: iso } })).toBe(iso);
+		expect(eventOwnTime({ updated_at: iso, data: { updated_at: '2020-01-01T00:00:00Z' } })).toBe(
+			iso,
+		);
+		expect(eventOwnTime({ client_id: 'a', status: 'failed' })).toBeNull();
+		expect(eventOwnTime({ updated_at: '' })).toBeNull();
+	});
+
+	test('a body re-serialised or re-signed keeps its key; a new status change gets a new one', () => {
+		const body = {
+			event: 'aa_bsa_journey.status_changed',
+			client_id: 'j1',
+			status: 'Completed',
+			previous_status: 'data_fetched',
+			updated_at: '2026-11-29T10:00:00Z',
+		};
+		const keyOf = (raw: string, timestampHeader: string) => {
+			const parsed = JSON.parse(raw) as Record<string, string>;
+			const normalized = normalizeEvent(parsed, { timestamp: timestampHeader });
+			if (!normalized.ok) throw new Error(normalized.message);
+			const { type, id, status, previousStatus } = normalized.event;
+			return deliveryKey(parsed.id, {
+				type,
+				id,
+				status,
+				previousStatus,
+				ownTime: eventOwnTime(parsed),
+			});
+		};
+		const first = keyOf(JSON.stringify(body), '1795600800');
+		// the next attempt: signed 30 s later, keys in another order, another spacing
+		const reordered = JSON.stringify(
+			{ ...body, client_id: 'j1', event: body.event },
+			Object.keys(body).reverse(),
+			2,
+		);
+		expect(keyOf(reordered, '1795600830')).toBe(first);
+		expect(keyOf(JSON.stringify({ ...body, status: 'analysis_complete' }), '1795600900')).toBe(
+			first,
+		);
 		expect(
-			deliveryKey(null, Buffer.from('{"client_id":"a","status":"expired"}'), '1700000000'),
-		).not.toBe(a);
-	});
-
-	test('unsigned senders: a hash of the body', () => {
-		const a = deliveryKey(null, Buffer.from('{"client_id":"a","status":"failed"}'));
-		expect(a).toMatch(/^body:/);
-		expect(deliveryKey(undefined, '{"client_id":"a","status":"failed"}')).toBe(a);
-		expect(deliveryKey(null, Buffer.from('{"client_id":"a","status":"expired"}'))).not.toBe(a);
-	});
-
-	test('nothing to key on', () => {
-		expect(deliveryKey(null, undefined)).toBeUndefined();
-		expect(deliveryKey('', Buffer.alloc(0))).toBeUndefined();
+			keyOf(JSON.stringify({ ...body, updated_at: '2026-11-29T10:05:00Z' }), '1795600830'),
+		).not.toBe(first);
+		// without a time of its own, the event is its type, subject and status change
+		const { updated_at: _dropped, ...timeless } = body;
+		expect(keyOf(JSON.stringify(timeless), '1795600800')).toBe(
+			keyOf(JSON.stringify(timeless), '1795600999'),
+		);
 	});
 });
 
@@ -80,7 +157,7 @@ describe('in-process record (simultaneous copies on one process)', () => {
 		let longest = 0;
 		let refused = 0;
 		for (let i = 0; i < total; i++) {
-			const key = deliveryKey(undefined, Buffer.from(`{"n":${i}}`), '1700000000')!;
+			const key = deliveryKey(undefined, journey({ id: `j${i}` }));
 			longest = Math.max(longest, key.length);
 			keys.push(key);
 			if (!claimInProcess(scope, key, i, 3_600_000)) refused++;

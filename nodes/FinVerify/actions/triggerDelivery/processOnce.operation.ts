@@ -11,8 +11,13 @@ import { assertDeliveryKey, assertPositiveInteger } from '../../helpers/validati
 
 /** Delivery keys n8n keeps per node by default: as many as n8n's Remove Duplicates node keeps. */
 export const DEFAULT_HISTORY_SIZE = 10_000;
-/** At most: n8n reads and writes the whole record for every delivery. */
-export const MAX_HISTORY_SIZE = 1_000_000;
+/**
+ * At most: n8n reads, parses, serialises and writes the whole record for every delivery, so its cost grows with
+ * it (`npm run bench`, processOnceHistory, at 687a3c1: per Process Once execution 1.4x the default's CPU at
+ * 20,000 keys, 2.2x at 50,000, 4.9x at 100,000, 90x at 1,000,000; issue 43 measured 5.7 s a delivery and 1.2 GB
+ * more for n8n at 1,000,000 in the app). A saved workflow with more is read as this many.
+ */
+export const MAX_HISTORY_SIZE = 20_000;
 
 const properties: INodeProperties[] = [
 	{
@@ -29,7 +34,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: MAX_HISTORY_SIZE },
 		default: DEFAULT_HISTORY_SIZE,
 		description:
-			"How many delivery keys n8n keeps for this node in its database; past that the oldest are forgotten. n8n reads and writes the whole list for every delivery, so keep it to what the service's retries and replays can reach.",
+			"How many delivery keys n8n keeps for this node in its database (at most 20,000); past that the oldest are forgotten. n8n reads and writes the whole list for every delivery, so keep it to what the service's retries and replays can reach.",
 	},
 ];
 
@@ -48,11 +53,14 @@ export function read(this: IExecuteFunctions, itemIndex: number): ProcessOnceReq
 	const item = this.getInputData()[itemIndex];
 	return {
 		deliveryKey: assertDeliveryKey(ctx, item.json.deliveryKey),
-		historySize: assertPositiveInteger(
-			ctx,
-			this.getNodeParameter('historySize', itemIndex, DEFAULT_HISTORY_SIZE),
-			'Deliveries Remembered',
-			{ max: MAX_HISTORY_SIZE },
+		// a workflow saved when the maximum was 1,000,000 keeps running, at the maximum
+		historySize: Math.min(
+			MAX_HISTORY_SIZE,
+			assertPositiveInteger(
+				ctx,
+				this.getNodeParameter('historySize', itemIndex, DEFAULT_HISTORY_SIZE),
+				'Deliveries Remembered',
+			),
 		),
 		item,
 	};

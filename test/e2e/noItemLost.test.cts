@@ -7,7 +7,8 @@
  *
  * - every shipped example with a FinVerify decision node that takes a batch (credit-decision,
  *   individual-underwriting, error-handling, retry-queue-decide; the company examples company-onboarding and
- *   kyb-decision with 3 business leads from the sandbox's registry) run with 3 applicants: one answered,
+ *   kyb-decision with 3 business leads from the sandbox's registry; credit-decision-record, whose every branch
+ *   ends in one Data Table, by its stored rows) run with 3 applicants: one answered,
  *   one refused (HTTP 422; the company leads' search 404 NO_RESULTS), one incomplete: each applicant on
  *   exactly one terminal node;
  * - the Failed output unwired: the run is red, the message names the output and the item;
@@ -234,6 +235,9 @@ beforeAll(async () => {
 			finVerifyApi: { id: STUB_CREDENTIAL.id, name: STUB_CREDENTIAL.name },
 		};
 	});
+	variant('credit-decision-record.json', 'credit-decision-record batch', (wf) =>
+		batchOfApplicants(wf, APPLICANTS),
+	);
 	variant('company-onboarding.json', 'company-onboarding batch', (wf) =>
 		batchOfApplicants(wf, LEADS, 'New business lead'),
 	);
@@ -271,6 +275,22 @@ beforeAll(async () => {
 	});
 	await stack.importAll([...workflows.values()]);
 	await stack.start();
+	// the decision-record example's table, made in *Data tables* as docs/examples.md says (both lines)
+	tableIds.credit_decisions = (
+		await createTable(
+			stack,
+			'credit_decisions',
+			['applicationId', 'decision', 'reason', 'reasons', 'decisionRecord'].map((name) => ({
+				name,
+				type: 'string' as const,
+			})),
+		)
+	).tableId;
+	if (N8N1) {
+		const record = forN8n1(workflows.get('credit-decision-record batch')!, tableIds);
+		workflows.set('credit-decision-record batch', record);
+		await saveWorkflow(stack, record);
+	}
 	if (N8N1) {
 		// n8n 1.x: the retry queues made in *Data tables* and picked by ID (./helpers/dataTables.cts)
 		const columns = declaredTables(stack.example('retry-queue-decide.json')).get(
@@ -362,6 +382,32 @@ describe('every shipped example with a decision node, 3 applicants (answered, re
 			if (example.answered) expect(seen[ids[0]][0]).toMatch(example.answered);
 		},
 	);
+});
+
+test('credit-decision-record, 3 applicants: one stored decision each, the refused and the incomplete referred', async () => {
+	const wf = workflows.get('credit-decision-record batch')!;
+	const { execution, data } = await runAndWait(wf);
+	expect({ status: execution.status, error: data.resultData?.error?.message }).toEqual({
+		status: 'success',
+		error: undefined,
+	});
+	// every applicant reaches the one terminal node (the table) exactly once
+	const seen = outcomes(wf, data, 'applicationId');
+	expect(seen).toEqual(
+		Object.fromEntries(APPLICANTS.map((a) => [a.applicationId, ['Store decision and record']])),
+	);
+	// and the table holds one row each, with the decision the branch wrote
+	const project = await stack.rest<{ data: { id: string } }>('GET', '/rest/projects/personal');
+	const rows = await stack.rest<{ data: { data: Json[] } }>(
+		'GET',
+		`/rest/projects/${project.data.id}/data-tables/${tableIds.credit_decisions}/rows?skip=0&take=50`,
+	);
+	const decisions = Object.fromEntries(
+		rows.data.data.map((row) => [String(row.applicationId), row.decision]),
+	);
+	log(`credit-decision-record rows: ${JSON.stringify(decisions)}`);
+	expect(rows.data.data).toHaveLength(3);
+	expect(decisions).toEqual({ 'APP-1': 'approve', 'APP-2': 'refer', 'APP-3': 'refer' });
 });
 
 test('the Failed output unwired: red, the message names the output and the item', async () => {

@@ -11,6 +11,12 @@ import {
 	BUREAUS,
 	parseJsonObject,
 } from '../helpers/validation';
+import {
+	downloadFieldDefault,
+	FROM_VERSION_2,
+	FROM_VERSION_3,
+	ON_VERSION_1,
+} from '../../shared/versions';
 
 /**
  * Fields used by more than one operation, declared once. The parameter `name` is the same
@@ -260,7 +266,7 @@ export const simplifyField: INodeProperties = {
 	description:
 		'Whether to return a short, stable set of fields (the same whatever form the service answers ' +
 		'in) instead of its full answer',
-	displayOptions: { show: { '@version': [1] } },
+	displayOptions: { show: ON_VERSION_1 },
 };
 
 /**
@@ -296,7 +302,7 @@ export const outputField: INodeProperties = {
 	description:
 		'How much of the answer to return, and in which form. Simplified and Normalized mask personal ' +
 		'data (see Personal Data in Output); Raw does not.',
-	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+	displayOptions: { show: FROM_VERSION_2 },
 };
 
 /**
@@ -339,7 +345,7 @@ export const incompleteAnswersField: INodeProperties = {
 	description:
 		'Where answers go whose decision facts are not all known (a bureau without a report, a payment history missing, a special score, an account not analysed, a status missing): decisionReady is false and incomplete lists what is unknown',
 	displayOptions: {
-		show: { '@version': [{ _cnd: { gte: 3 } }] },
+		show: FROM_VERSION_3,
 		hide: { '/outputMode': ['raw'] },
 	},
 };
@@ -352,7 +358,7 @@ export const decisionNotice: INodeProperties = {
 	type: 'notice',
 	default: '',
 	displayOptions: {
-		show: { '@version': [{ _cnd: { gte: 3 } }] },
+		show: FROM_VERSION_3,
 		hide: { '/outputMode': ['raw'] },
 	},
 };
@@ -392,18 +398,18 @@ export function versionedBinaryField(
 	show: NonNullable<INodeProperties['displayOptions']>['show'],
 ): INodeProperties[] {
 	return [
-		{ ...field, displayOptions: { show: { ...show, '@version': [1] } } },
+		{ ...field, displayOptions: { show: { ...show, ...ON_VERSION_1 } } },
 		{
 			...field,
 			default: v2Default,
-			displayOptions: { show: { ...show, '@version': [{ _cnd: { gte: 2 } }] } },
+			displayOptions: { show: { ...show, ...FROM_VERSION_2 } },
 		},
 	];
 }
 
 /** The default of a versioned output-file field for the running node's version. */
 export const binaryDefault = (context: IExecuteFunctions, v2Default: string): string =>
-	context.getNode().typeVersion < 2 ? 'data' : v2Default;
+	downloadFieldDefault(context.getNode().typeVersion, v2Default);
 
 /**
  * Version 3: where a failed item goes (actions/failurePolicy.ts). The Failed output lets one record fail
@@ -413,7 +419,7 @@ export const binaryDefault = (context: IExecuteFunctions, v2Default: string): st
  * waiting node resumes through its webhook, which has one output.
  */
 const FAILED_ITEMS_DISPLAY: NonNullable<INodeProperties['displayOptions']> = {
-	show: { '@version': [{ _cnd: { gte: 3 } }] },
+	show: FROM_VERSION_3,
 	hide: { operation: ['wait'], waitForCompletion: ['callback'] },
 };
 
@@ -594,8 +600,8 @@ export function downloadFields(
 	const output: INodeProperties = { ...binaryPropertyField, ...outputField };
 	if (v1Name === 'download' && v2Default === undefined)
 		return [toggle, { ...output, displayOptions: { show: { download: [true] } } }];
-	const v1 = { '@version': [1] };
-	const v2 = { '@version': [{ _cnd: { gte: 2 } }] };
+	const v1 = ON_VERSION_1;
+	const v2 = FROM_VERSION_2;
 	return [
 		{ ...toggle, name: v1Name, displayOptions: { show: v1 } },
 		{ ...toggle, displayOptions: { show: v2 } },

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { hasDecision } from '../helpers/normalize/decision';
 import type { OutputMode } from '../helpers/outputChoice';
+import { addsVerdict } from '../../shared/versions';
 
 /**
  * Incomplete Answers (node version 3, the operations a lender's rule decides on): where an answer
@@ -23,7 +24,7 @@ export function incompleteAnswersOf(
 	mode: OutputMode,
 ): IncompleteAnswers | undefined {
 	const node = context.getNode();
-	if (node.typeVersion < 3 || !hasDecision(operation) || mode === 'raw') return undefined;
+	if (!addsVerdict(node.typeVersion, mode) || !hasDecision(operation)) return undefined;
 	if (node.type.endsWith('Tool')) return 'keep';
 	const choice = context.getNodeParameter('incompleteAnswers', 0, 'separateOutput');
 	return choice === 'fail' || choice === 'keep' ? choice : 'separateOutput';

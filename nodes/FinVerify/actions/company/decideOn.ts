@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { DecideOptions } from '../../helpers/normalize/decision';
 import { REGISTRY_FACTS, withDecision } from '../../helpers/normalize/decision';
+import { FROM_VERSION_3, hasDecisions } from '../../../shared/versions';
 
 /**
  * *Decide On* (version 3, Get by CIN, Get LLP by LLPIN, Get Entity by PAN): the facts a lender's
@@ -23,7 +24,7 @@ const FACT_NAMES: Record<string, string> = {
 };
 
 const shown = {
-	show: { '@version': [{ _cnd: { gte: 3 } }] },
+	show: FROM_VERSION_3,
 	hide: { '/outputMode': ['raw'] },
 } satisfies INodeProperties['displayOptions'];
 
@@ -82,7 +83,7 @@ export function readDecideOn(
 	operation: Operation,
 	itemIndex: number,
 ): DecideOptions | undefined {
-	if (context.getNode().typeVersion < 3) return undefined;
+	if (!hasDecisions(context.getNode().typeVersion)) return undefined;
 	const choice = context.getNodeParameter('decideOn', itemIndex, 'all');
 	if (choice === 'statusAndAge') return { decideOn: ['status', 'age'] };
 	if (choice !== 'custom') return { decideOn: REGISTRY_FACTS[operation] };

@@ -45,7 +45,8 @@ import {
 	readGender,
 	normalizedOutputOnly,
 } from '../common.descriptions';
-import { isNormalizedOutput, personalDataChoice } from '../../helpers/outputChoice';
+import { outputMode, personalDataChoice } from '../../helpers/outputChoice';
+import { addsVerdict, FROM_VERSION_3 } from '../../../shared/versions';
 
 const BUREAU_NAMES: Record<string, string> = {
 	cibil: 'CIBIL',
@@ -126,7 +127,7 @@ const displayOptions = {
  */
 function decideOnFields(): INodeProperties[] {
 	const shown = {
-		show: { '@version': [{ _cnd: { gte: 3 } }] },
+		show: FROM_VERSION_3,
 		hide: { '/outputMode': ['raw'] },
 	} satisfies INodeProperties['displayOptions'];
 	return [
@@ -287,7 +288,9 @@ export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauReq
 	const gender = readGender(ctx, this.getNodeParameter('gender', itemIndex, ''));
 	const bureaus = assertBureaus(ctx, this.getNodeParameter('bureaus', itemIndex, []));
 	const consent = readConsent(ctx, this.getNodeParameter('consent', itemIndex, false));
-	const simplify = isNormalizedOutput(this, itemIndex);
+	const mode = outputMode(this, itemIndex);
+	const simplify = mode !== 'raw';
+	const withVerdict = addsVerdict(this.getNode().typeVersion, mode);
 	const binaryProperty =
 		downloadProperty.call(this, itemIndex, { ...DOWNLOAD, fieldLabel: FILE_FIELD_LABEL }) ?? '';
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -298,12 +301,9 @@ export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauReq
 		binaryProperty,
 		split: options.splitIntoItems === true,
 		includeFullReports: options.includeFullReports === true,
-		withVerdict: simplify && this.getNode().typeVersion >= 3,
+		withVerdict,
 		personalData: personalDataChoice(this, itemIndex),
-		decideOn:
-			simplify && this.getNode().typeVersion >= 3
-				? readPolicy(this, itemIndex, bureaus)
-				: undefined,
+		decideOn: withVerdict ? readPolicy(this, itemIndex, bureaus) : undefined,
 	};
 }
 

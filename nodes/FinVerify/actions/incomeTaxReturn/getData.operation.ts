@@ -32,9 +32,10 @@ import {
 	decisionOutputFields,
 	normalizedOutputOnly,
 } from '../common.descriptions';
-import { isNormalizedOutput, personalDataChoice } from '../../helpers/outputChoice';
+import { outputMode, personalDataChoice } from '../../helpers/outputChoice';
 import type { PersonalDataChoice } from '../../helpers/personalData';
 import { readJobId } from './shared';
+import { addsVerdict } from '../../../shared/versions';
 
 const properties: INodeProperties[] = [
 	{ ...jobIdField, description: 'ID of a completed ITR analysis job, returned by Start Analysis' },
@@ -124,7 +125,8 @@ interface ItrDataRequest {
 export function read(this: IExecuteFunctions, itemIndex: number): ItrDataRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const jobId = readJobId(ctx, this.getNodeParameter('jobId', itemIndex, ''));
-	const simplify = isNormalizedOutput(this, itemIndex);
+	const mode = outputMode(this, itemIndex);
+	const simplify = mode !== 'raw';
 	const binaryProperty = downloadProperty.call(this, itemIndex);
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
 	return {
@@ -132,7 +134,7 @@ export function read(this: IExecuteFunctions, itemIndex: number): ItrDataRequest
 		simplify,
 		binaryProperty,
 		splitFilings: options.splitFilings === true,
-		withVerdict: simplify && this.getNode().typeVersion >= 3,
+		withVerdict: addsVerdict(this.getNode().typeVersion, mode),
 		personalData: personalDataChoice(this, itemIndex),
 	};
 }

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { hasDecisionViews } from '../../../shared/versions';
 import { asObject } from './common';
 
 /**
@@ -377,7 +378,7 @@ export const V3_SIMPLIFIED_OPERATIONS = Object.keys(V3_VIEWS);
  * node of `version` (2 unless said; version 3 has the decision views).
  */
 export function simplifyOutput(operation: string, json: IDataObject, version = 2): IDataObject {
-	const entry = (version >= 3 ? V3_VIEWS[operation] : undefined) ?? VIEWS[operation];
+	const entry = (hasDecisionViews(version) ? V3_VIEWS[operation] : undefined) ?? VIEWS[operation];
 	const out: IDataObject = {};
 	if (!entry) {
 		for (const [key, value] of Object.entries(json)) if (key !== 'shape') out[key] = value;

@@ -343,7 +343,8 @@ export const incompleteAnswersField: INodeProperties = {
 		},
 	],
 	description:
-		'Where answers go whose decision facts are not all known (a bureau without a report, a payment history missing, a special score, an account not analysed, a status missing): decisionReady is false and incomplete lists what is unknown',
+		'Where answers go whose decision facts are not all known: decisionReady is false and incomplete lists what is unknown',
+	hint: 'E.g. a bureau without a report, a payment history missing, a special score, an account not analysed, a status missing',
 	displayOptions: {
 		show: FROM_VERSION_3,
 		hide: { '/outputMode': ['raw'] },
@@ -434,16 +435,17 @@ export const failedItemsField: INodeProperties = {
 			name: 'Send to the Failed Output',
 			value: 'failedOutput',
 			description:
-				'A Failed output receives each failed item with its input fields, error and message; the other items go on. The workflow stops (red, the Error Workflow runs) when Fail the Node When Items Fail says so, and when the credential is rejected or the service is down.',
+				'A Failed output receives each failed item with its input fields, error and message; the other items go on',
 		},
 		{
 			name: 'Follow On Error in Settings',
 			value: 'onError',
 			description:
-				'Settings → On Error decides: Stop Workflow stops at the first failed item; a Continue setting sends failed items to the regular or the error output, and the execution then ends green however many failed',
+				'Settings → On Error decides: Stop Workflow stops at the first failed item; a Continue setting goes on, green',
 		},
 	],
 	description: 'Where an item goes when its request failed or its input was invalid',
+	hint: 'With the Failed output, Fail the Node When Items Fail (under Request Options) says when the workflow stops, red',
 	displayOptions: FAILED_ITEMS_DISPLAY,
 };
 
@@ -491,9 +493,8 @@ export const requestOptionsField: INodeProperties = {
 			],
 			default: 'allItems',
 			description:
-				'With the Failed output (and On Error at Stop Workflow), whether the workflow stops, red, when ' +
-				'too many items failed; nodes saved before version 3 default to Never. Under a Continue setting ' +
-				'n8n never ends the execution red. A rejected credential or an unavailable service always stops the node.',
+				'With the Failed output, whether the workflow stops, red, when too many items failed (nodes saved before version 3: Never)',
+			hint: 'A rejected credential or an unavailable service always stops the node; a Continue setting never ends it red',
 		},
 		{
 			displayName: 'Failed Share (%)',
@@ -522,9 +523,8 @@ export const requestOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 5 },
 			default: 3,
 			description:
-				'How often to retry on rate limits (429, honouring Retry-After), server errors (5xx) and ' +
-				'network failures, with exponential backoff. Never on 4xx input or authentication errors; ' +
-				'creates are only re-sent when the service proved it did not act.',
+				'How often to retry on rate limits (429, honouring Retry-After), server errors (5xx) and network failures',
+			hint: 'Never on 4xx input or authentication errors; a create is re-sent only when the service proved it did not act',
 		},
 		{
 			displayName: 'Timeout (Ms)',

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { DecideOptions } from '../../helpers/normalize/decision';
-import { REGISTRY_FACTS, withDecision } from '../../helpers/normalize/decision';
+import type { DecideOptions, Decider } from '../../helpers/normalize/decision';
+import { REGISTRY_FACTS, withDecisionBy } from '../../helpers/normalize/decision';
 import { FROM_VERSION_3, hasDecisions } from '../../../shared/versions';
 
 /**
@@ -58,7 +58,8 @@ export function decideOnFields(operation: Operation): INodeProperties[] {
 				},
 			],
 			description:
-				'The facts your lending policy decides a company on: decisionReady is true only when every one of them is known, and each answer lists them in decidedOn. A struck-off, defunct, dissolved or liquidating company is declinable (declinable true) on its status alone whenever the status is among them.',
+				'The facts your lending policy decides a company on: decisionReady is true only when every one of them is known',
+			hint: 'With the status among them, a struck-off, defunct, dissolved or liquidating company is declinable on its status alone',
 			displayOptions: shown,
 		},
 		{
@@ -104,7 +105,7 @@ export function readDecideOn(
  * the router then leaves it as it is (a record with a verdict keeps it).
  */
 export const decidedRecord = (
-	operation: Operation,
+	decider: Decider,
 	record: IDataObject,
 	policy: DecideOptions | undefined,
-): IDataObject => (policy ? withDecision(operation, record, policy) : record);
+): IDataObject => (policy ? withDecisionBy(decider, record, policy) : record);

@@ -17,6 +17,8 @@ import { apiRequest } from '../../transport';
 import { apiErrorCode, toNodeError } from '../../transport/errors';
 import { companyNameField, outputModeFields } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { SEARCH_BY_NAME_VIEW } from '../../helpers/normalize/simplified';
 
 const properties: INodeProperties[] = [
 	companyNameField,
@@ -72,6 +74,9 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['company'], operation: ['searchByName'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: SEARCH_BY_NAME_VIEW };
 
 interface SearchRequest {
 	companyName: string;

@@ -62,9 +62,8 @@ export class FinVerifyApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://api.example.com',
 			description:
-				'The service address given with your API key, e.g. https://api.example.com, without ' +
-				'/api/v1/services. Without a scheme, https:// is assumed. A user name or password (user:pass@), ' +
-				'a query (?…), a fragment (#…), spaces or line breaks are refused.',
+				'The service address given with your API key, without /api/v1/services (https:// when no scheme is given)',
+			hint: 'A user name or password (user:pass@), a query (?…), a fragment (#…), spaces or line breaks are refused',
 			displayOptions: { show: { environment: ['production', 'custom'] } },
 		},
 		{
@@ -127,11 +126,8 @@ export class FinVerifyApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'The secret the service signs its status notifications with. Every node that receives them ' +
-				'checks their signature with it: the FinVerify Trigger, Wait for Journey, Wait for Session ' +
-				'and Wait for Completion until the service calls back; without it they refuse to start, and ' +
-				'so do Start Journey and Create Session given the resume URL as their callback. For the local ' +
-				'simulator, the one it prints when it starts. Never sent anywhere.',
+				'The secret the service signs its status notifications with; never sent anywhere. For the local simulator, the one it prints when it starts.',
+			hint: 'The trigger and every wait for a callback check signatures with it, and refuse to start without it',
 		},
 		{
 			displayName:

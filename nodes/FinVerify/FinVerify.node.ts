@@ -25,6 +25,7 @@ import * as incomeTaxReturn from './actions/incomeTaxReturn';
 import * as triggerDelivery from './actions/triggerDelivery';
 import { router } from './actions/router';
 import { versionNotice } from './actions/versionNotice';
+import { FINVERIFY_DEFAULT_VERSION, FINVERIFY_VERSIONS } from '../shared/versions';
 import { operationSubtitle } from './actions/subtitle';
 import { listSearch } from './methods';
 
@@ -145,8 +146,8 @@ export class FinVerify implements INodeType {
 		// 3: the decision verdict (decisionReady, incomplete) and Incomplete Answers on the operations a
 		// lender's rule decides on, and the Failed output; versions 1 and 2 keep their output and their one
 		// output
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		version: FINVERIFY_VERSIONS,
+		defaultVersion: FINVERIFY_DEFAULT_VERSION,
 		// the canvas shows the dropdowns' names ("Company · Get by CIN"): the constructor derives them from
 		// the properties (actions/subtitle.ts); this plain form is only what the literal says
 		subtitle: '={{ $parameter["operation"] }}',

@@ -33,6 +33,7 @@ import {
 	verifySignature,
 	verifyToken,
 } from '../shared/signature';
+import { TRIGGER_FROM_VERSION_1_2, triggerMasksPersonalData } from '../shared/versions';
 
 type Verification = 'hmacSignature' | 'urlToken' | 'none';
 
@@ -336,7 +337,7 @@ export class FinVerifyTrigger implements INodeType {
 					'Whether PAN, mobile, account numbers, e-mail and date of birth in the event and the ' +
 					'fetched results appear in full in the item (and so in the saved execution). Aadhaar is ' +
 					'always masked.',
-				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+				displayOptions: { show: TRIGGER_FROM_VERSION_1_2 },
 			},
 			{
 				displayName: 'Options',
@@ -549,13 +550,12 @@ export class FinVerifyTrigger implements INodeType {
 			Object.assign(item, await fetchJourneyResults.call(this, event.id));
 		}
 		// version 1.2: masked unless Full is chosen; earlier versions output what they received
-		const masked =
-			this.getNode().typeVersion >= 1.2
-				? maskPersonalData(
-						item,
-						this.getNodeParameter('personalData', 'masked') === 'full' ? 'full' : 'masked',
-					)
-				: item;
+		const masked = triggerMasksPersonalData(this.getNode().typeVersion)
+			? maskPersonalData(
+					item,
+					this.getNodeParameter('personalData', 'masked') === 'full' ? 'full' : 'masked',
+				)
+			: item;
 		return { workflowData: [this.helpers.returnJsonArray([masked])] };
 	}
 }

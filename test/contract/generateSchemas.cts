@@ -15,11 +15,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
+import {
+	hasDecision,
+	simplifyOutput,
+	withDecision,
+} from '../../nodes/FinVerify/actions/declarations';
 import { registry } from '../../nodes/FinVerify/actions/router';
 import type { Operation } from '../../nodes/FinVerify/actions/operation';
 import { consentRecord } from '../../nodes/FinVerify/helpers/consentRecord';
-import { hasDecision, withDecision } from '../../nodes/FinVerify/helpers/normalize/decision';
-import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
 import { example } from './openapiExamples.cjs';
 import { inferSchema, schemaPath } from './outputSchemas.cjs';
 import type { Mode } from './outputSchemas.cjs';

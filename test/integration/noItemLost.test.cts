@@ -22,8 +22,8 @@ import {
 	type WorkflowJson,
 } from '../harness/index.cjs';
 import { NameRegistry, companySample } from '../../sandbox/data/corporate.cjs';
+import { DECISION_OPERATIONS } from '../../nodes/FinVerify/actions/declarations';
 import { configuredOutputs } from '../../nodes/FinVerify/FinVerify.node';
-import { DECISION_OPERATIONS } from '../../nodes/FinVerify/helpers/normalize/decision';
 import { customCredentials, withStubService } from './support.cjs';
 
 const GOOD = 'U72200KA2015PTC081201';

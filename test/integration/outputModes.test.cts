@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
+import { simplifyOutput } from '../../nodes/FinVerify/actions/declarations';
 import { maskPersonalData } from '../../nodes/FinVerify/helpers/personalData';
 import type { WorkflowJson } from '../harness/index.cjs';
 import { fixtures, NODE, SHAPES, withSandbox } from './support.cjs';

@@ -6,6 +6,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { decide, withDecision } from '../../nodes/FinVerify/actions/declarations';
 import {
 	normalizeAutocomplete,
 	normalizeCompany,
@@ -15,12 +16,7 @@ import {
 	registryFlag,
 	registryStatus,
 } from '../../nodes/FinVerify/helpers/normalize/company';
-import {
-	decide,
-	REGISTRY_FACTS,
-	statusCategory,
-	withDecision,
-} from '../../nodes/FinVerify/helpers/normalize/decision';
+import { REGISTRY_FACTS, statusCategory } from '../../nodes/FinVerify/helpers/normalize/decision';
 import { isIncomplete } from '../../nodes/FinVerify/actions/incompleteAnswers';
 
 const CIN = 'company.getByCin';

@@ -8,16 +8,16 @@
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
+import {
+	decide,
+	DECISION_OPERATIONS,
+	simplifyOutput,
+	withDecision,
+} from '../../nodes/FinVerify/actions/declarations';
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
 import { readExperianProfile } from '../../nodes/FinVerify/helpers/normalize/common';
 import { normalizeMultiBureau } from '../../nodes/FinVerify/helpers/normalize/creditReport';
-import {
-	DECISION_OPERATIONS,
-	decide,
-	statusCategory,
-	withDecision,
-} from '../../nodes/FinVerify/helpers/normalize/decision';
-import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
+import { statusCategory } from '../../nodes/FinVerify/helpers/normalize/decision';
 import { registry } from '../../nodes/FinVerify/actions/router';
 
 const finVerify = new FinVerify();

@@ -114,6 +114,17 @@ describe('text shown in the editor', () => {
 		expect(long.map((t) => `${t.where} (${t.text.length}): ${t.text}`)).toEqual([]);
 	});
 
+	// n8n's own fields' descriptions run about 60 characters (the median); the details of a field go to its
+	// hint and to docs/operations.md, so the tooltip stays a sentence
+	test('field and option descriptions are at most 200 characters', () => {
+		const long = texts.filter((t) => t.kind === 'description' && t.text.length > 200);
+		expect(long.map((t) => `${t.where} (${t.text.length}): ${t.text}`)).toEqual([]);
+		// the search reaches the descriptions (options and collections too), long ones among them
+		const descriptions = texts.filter((t) => t.kind === 'description');
+		expect(descriptions.length).toBeGreaterThan(200);
+		expect(Math.max(...descriptions.map((t) => t.text.length))).toBeGreaterThan(150);
+	});
+
 	test('operation and resource names carry no "(Preview)" or "(shape assumed)"', () => {
 		const marked = texts.filter(
 			(t) =>

@@ -7,8 +7,8 @@
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
+import { simplifyOutput } from '../../nodes/FinVerify/actions/declarations';
 import { FinVerify } from '../../nodes/FinVerify/FinVerify.node';
-import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
 import { example } from '../contract/openapiExamples.cjs';
 import { RESPONSES } from '../contract/responses.cjs';
 

@@ -7,10 +7,13 @@
 import { readFileSync } from 'node:fs';
 import type { IDataObject } from 'n8n-workflow';
 
+import {
+	hasDecision,
+	simplifyOutput,
+	withDecision,
+} from '../../nodes/FinVerify/actions/declarations';
 import type { ItrData } from '../../nodes/FinVerify/helpers/normalize/incomeTax';
 import { splitFilings } from '../../nodes/FinVerify/helpers/normalize/incomeTax';
-import { hasDecision, withDecision } from '../../nodes/FinVerify/helpers/normalize/decision';
-import { simplifyOutput } from '../../nodes/FinVerify/helpers/normalize/simplified';
 import { example } from '../contract/openapiExamples.cjs';
 import { operationsWithOutputModes, schemaPath } from '../contract/outputSchemas.cjs';
 import { RESPONSES } from '../contract/responses.cjs';

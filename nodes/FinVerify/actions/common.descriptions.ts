@@ -11,6 +11,12 @@ import {
 	BUREAUS,
 	parseJsonObject,
 } from '../helpers/validation';
+import {
+	downloadFieldDefault,
+	FROM_VERSION_2,
+	FROM_VERSION_3,
+	ON_VERSION_1,
+} from '../../shared/versions';
 
 /**
  * Fields used by more than one operation, declared once. The parameter `name` is the same
@@ -260,7 +266,7 @@ export const simplifyField: INodeProperties = {
 	description:
 		'Whether to return a short, stable set of fields (the same whatever form the service answers ' +
 		'in) instead of its full answer',
-	displayOptions: { show: { '@version': [1] } },
+	displayOptions: { show: ON_VERSION_1 },
 };
 
 /**
@@ -296,7 +302,7 @@ export const outputField: INodeProperties = {
 	description:
 		'How much of the answer to return, and in which form. Simplified and Normalized mask personal ' +
 		'data (see Personal Data in Output); Raw does not.',
-	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+	displayOptions: { show: FROM_VERSION_2 },
 };
 
 /**
@@ -337,9 +343,10 @@ export const incompleteAnswersField: INodeProperties = {
 		},
 	],
 	description:
-		'Where answers go whose decision facts are not all known (a bureau without a report, a payment history missing, a special score, an account not analysed, a status missing): decisionReady is false and incomplete lists what is unknown',
+		'Where answers go whose decision facts are not all known: decisionReady is false and incomplete lists what is unknown',
+	hint: 'E.g. a bureau without a report, a payment history missing, a special score, an account not analysed, a status missing',
 	displayOptions: {
-		show: { '@version': [{ _cnd: { gte: 3 } }] },
+		show: FROM_VERSION_3,
 		hide: { '/outputMode': ['raw'] },
 	},
 };
@@ -352,7 +359,7 @@ export const decisionNotice: INodeProperties = {
 	type: 'notice',
 	default: '',
 	displayOptions: {
-		show: { '@version': [{ _cnd: { gte: 3 } }] },
+		show: FROM_VERSION_3,
 		hide: { '/outputMode': ['raw'] },
 	},
 };
@@ -392,18 +399,18 @@ export function versionedBinaryField(
 	show: NonNullable<INodeProperties['displayOptions']>['show'],
 ): INodeProperties[] {
 	return [
-		{ ...field, displayOptions: { show: { ...show, '@version': [1] } } },
+		{ ...field, displayOptions: { show: { ...show, ...ON_VERSION_1 } } },
 		{
 			...field,
 			default: v2Default,
-			displayOptions: { show: { ...show, '@version': [{ _cnd: { gte: 2 } }] } },
+			displayOptions: { show: { ...show, ...FROM_VERSION_2 } },
 		},
 	];
 }
 
 /** The default of a versioned output-file field for the running node's version. */
 export const binaryDefault = (context: IExecuteFunctions, v2Default: string): string =>
-	context.getNode().typeVersion < 2 ? 'data' : v2Default;
+	downloadFieldDefault(context.getNode().typeVersion, v2Default);
 
 /**
  * Version 3: where a failed item goes (actions/failurePolicy.ts). The Failed output lets one record fail
@@ -413,7 +420,7 @@ export const binaryDefault = (context: IExecuteFunctions, v2Default: string): st
  * waiting node resumes through its webhook, which has one output.
  */
 const FAILED_ITEMS_DISPLAY: NonNullable<INodeProperties['displayOptions']> = {
-	show: { '@version': [{ _cnd: { gte: 3 } }] },
+	show: FROM_VERSION_3,
 	hide: { operation: ['wait'], waitForCompletion: ['callback'] },
 };
 
@@ -428,16 +435,17 @@ export const failedItemsField: INodeProperties = {
 			name: 'Send to the Failed Output',
 			value: 'failedOutput',
 			description:
-				'A Failed output receives each failed item with its input fields, error and message; the other items go on. The workflow stops (red, the Error Workflow runs) when Fail the Node When Items Fail says so, and when the credential is rejected or the service is down.',
+				'A Failed output receives each failed item with its input fields, error and message; the other items go on',
 		},
 		{
 			name: 'Follow On Error in Settings',
 			value: 'onError',
 			description:
-				'Settings → On Error decides: Stop Workflow stops at the first failed item; a Continue setting sends failed items to the regular or the error output, and the execution then ends green however many failed',
+				'Settings → On Error decides: Stop Workflow stops at the first failed item; a Continue setting goes on, green',
 		},
 	],
 	description: 'Where an item goes when its request failed or its input was invalid',
+	hint: 'With the Failed output, Fail the Node When Items Fail (under Request Options) says when the workflow stops, red',
 	displayOptions: FAILED_ITEMS_DISPLAY,
 };
 
@@ -485,9 +493,8 @@ export const requestOptionsField: INodeProperties = {
 			],
 			default: 'allItems',
 			description:
-				'With the Failed output (and On Error at Stop Workflow), whether the workflow stops, red, when ' +
-				'too many items failed; nodes saved before version 3 default to Never. Under a Continue setting ' +
-				'n8n never ends the execution red. A rejected credential or an unavailable service always stops the node.',
+				'With the Failed output, whether the workflow stops, red, when too many items failed (nodes saved before version 3: Never)',
+			hint: 'A rejected credential or an unavailable service always stops the node; a Continue setting never ends it red',
 		},
 		{
 			displayName: 'Failed Share (%)',
@@ -516,9 +523,8 @@ export const requestOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 5 },
 			default: 3,
 			description:
-				'How often to retry on rate limits (429, honouring Retry-After), server errors (5xx) and ' +
-				'network failures, with exponential backoff. Never on 4xx input or authentication errors; ' +
-				'creates are only re-sent when the service proved it did not act.',
+				'How often to retry on rate limits (429, honouring Retry-After), server errors (5xx) and network failures',
+			hint: 'Never on 4xx input or authentication errors; a create is re-sent only when the service proved it did not act',
 		},
 		{
 			displayName: 'Timeout (Ms)',
@@ -594,8 +600,8 @@ export function downloadFields(
 	const output: INodeProperties = { ...binaryPropertyField, ...outputField };
 	if (v1Name === 'download' && v2Default === undefined)
 		return [toggle, { ...output, displayOptions: { show: { download: [true] } } }];
-	const v1 = { '@version': [1] };
-	const v2 = { '@version': [{ _cnd: { gte: 2 } }] };
+	const v1 = ON_VERSION_1;
+	const v2 = FROM_VERSION_2;
 	return [
 		{ ...toggle, name: v1Name, displayOptions: { show: v1 } },
 		{ ...toggle, displayOptions: { show: v2 } },

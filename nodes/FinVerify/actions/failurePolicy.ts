@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { apiErrorCode } from '../transport/errors';
 import { createdIdsOf } from '../helpers/createdIds';
 import { identityOf, itemsPhrase } from './wiring';
+import { failNodeWhenDefault, hasDecisions } from '../../shared/versions';
 
 /** What names an input item in messages (actions/outcomes.ts): its request and its input fields. */
 export type Identity = (itemIndex: number) => { request?: unknown; input?: IDataObject };
@@ -46,7 +47,8 @@ export type FailedItems = 'failedOutput' | 'onError';
 
 export function failedItemsOf(context: IExecuteFunctions, waitsForCallbacks: boolean): FailedItems {
 	const node = context.getNode();
-	if (node.typeVersion < 3 || waitsForCallbacks || node.type.endsWith('Tool')) return 'onError';
+	if (!hasDecisions(node.typeVersion) || waitsForCallbacks || node.type.endsWith('Tool'))
+		return 'onError';
 	return context.getNodeParameter('failedItems', 0, 'failedOutput') === 'onError'
 		? 'onError'
 		: 'failedOutput';
@@ -148,7 +150,7 @@ export function failedItemsError(
 	total: number,
 	identity?: Identity,
 ): NodeOperationError | undefined {
-	const fallback: FailThreshold = context.getNode().typeVersion >= 3 ? 'allItems' : 'never';
+	const fallback: FailThreshold = failNodeWhenDefault(context.getNode().typeVersion);
 	const threshold = (options.failNodeWhen ?? fallback) as FailThreshold;
 	if (threshold === 'never' || failures.length === 0 || total === 0) return undefined;
 	const sharePercent = Math.max(0, Math.min(Number(options.failedSharePercent ?? 50) || 0, 100));

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { hasDecision } from '../helpers/normalize/decision';
 import type { OutputMode } from '../helpers/outputChoice';
+import type { Operation } from './operation';
+import { addsVerdict } from '../../shared/versions';
 
 /**
  * Incomplete Answers (node version 3, the operations a lender's rule decides on): where an answer
@@ -19,11 +20,12 @@ export type IncompleteAnswers = 'separateOutput' | 'fail' | 'keep';
  */
 export function incompleteAnswersOf(
 	context: IExecuteFunctions,
-	operation: string,
+	operation: Operation,
 	mode: OutputMode,
 ): IncompleteAnswers | undefined {
 	const node = context.getNode();
-	if (node.typeVersion < 3 || !hasDecision(operation) || mode === 'raw') return undefined;
+	// the operations a rule decides on declare their decider (actions/operation.ts)
+	if (!addsVerdict(node.typeVersion, mode) || !operation.decider) return undefined;
 	if (node.type.endsWith('Tool')) return 'keep';
 	const choice = context.getNodeParameter('incompleteAnswers', 0, 'separateOutput');
 	return choice === 'fail' || choice === 'keep' ? choice : 'separateOutput';

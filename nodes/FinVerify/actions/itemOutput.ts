@@ -5,8 +5,8 @@ import { outputMode, personalDataChoice } from '../helpers/outputChoice';
 import { consentRecord } from '../helpers/consentRecord';
 import type { PullContext } from '../helpers/consentRecord';
 import { decisionRecord } from '../helpers/decisionRecord';
-import { hasDecision, withDecision } from '../helpers/normalize/decision';
-import { simplifyOutput } from '../helpers/normalize/simplified';
+import { withDecisionBy } from '../helpers/normalize/decision';
+import { simplifyWith } from '../helpers/normalize/simplified';
 import type { PersonalDataChoice } from '../helpers/personalData';
 import { maskPersonalData } from '../helpers/personalData';
 import type { IncompleteAnswers } from './incompleteAnswers';
@@ -43,7 +43,7 @@ export function itemOutputOf(context: IExecuteFunctions, key: string, module: Op
 		const mode = hasOutputChoice ? outputMode(context, itemIndex) : 'raw';
 		return {
 			mode,
-			incompleteAnswers: incompleteAnswersOf(context, key, mode),
+			incompleteAnswers: incompleteAnswersOf(context, module, mode),
 			personalData: mode !== 'raw' ? personalDataChoice(context, itemIndex) : undefined,
 			consentReference:
 				module.consentPurpose !== undefined
@@ -54,8 +54,8 @@ export function itemOutputOf(context: IExecuteFunctions, key: string, module: Op
 	/** `sentAt`: when the request asserting the subject's consent was sent. */
 	const shape = (json: IDataObject, output: ItemOutput, sentAt: Date): IDataObject => {
 		let shaped = json;
-		if (output.incompleteAnswers) shaped = withDecision(key, shaped);
-		if (output.mode === 'simplified') shaped = simplifyOutput(key, shaped, typeVersion);
+		if (output.incompleteAnswers) shaped = withDecisionBy(module.decider, shaped);
+		if (output.mode === 'simplified') shaped = simplifyWith(module.views, shaped, typeVersion);
 		if (output.personalData) shaped = maskPersonalData(shaped, output.personalData);
 		if (module.consentPurpose !== undefined)
 			shaped = {
@@ -69,7 +69,7 @@ export function itemOutputOf(context: IExecuteFunctions, key: string, module: Op
 				),
 			};
 		// version 3, Normalized: the record of the decision, for the lender's audit (Simplified stays small)
-		if (output.incompleteAnswers && output.mode === 'normalized' && hasDecision(key))
+		if (output.incompleteAnswers && output.mode === 'normalized' && module.decider)
 			shaped = {
 				...shaped,
 				decisionRecord: decisionRecord(
@@ -77,6 +77,7 @@ export function itemOutputOf(context: IExecuteFunctions, key: string, module: Op
 					shaped,
 					{ ...pull, nodeVersion: typeVersion },
 					new Date(),
+					module.views,
 				),
 			};
 		return shaped;

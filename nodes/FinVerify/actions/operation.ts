@@ -2,6 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { RequestPolicy } from '../transport';
 import type { CompletionSupport } from '../completion/putToWait';
+import type { Decider } from '../helpers/normalize/decision';
+import type { SimplifiedViews } from '../helpers/normalize/simplified';
 
 /**
  * What every `<op>.operation.ts` exports, in two steps. The router owns the item loop, pairing and
@@ -38,6 +40,19 @@ export interface OperationModule<R> {
 	 * to, written into every output item's consent record.
 	 */
 	consentPurpose?: string;
+	/**
+	 * What the Simplified output picks from the Normalized record (helpers/normalize/simplified.ts):
+	 * `simplified` for version 2, `decision` for version 3 where the verdict leads. Absent, or a view
+	 * absent: the record is kept whole (without `shape`).
+	 */
+	views?: SimplifiedViews;
+	/**
+	 * What the decision rests on (helpers/normalize/decision.ts): present on the operations a lender's
+	 * rule decides on, which offer *Incomplete Answers* (`incompleteAnswersField` in their description)
+	 * and, on version 3, carry the verdict (decisionReady, incomplete, adverse) and have the Complete,
+	 * Incomplete and Failed outputs. test/unit/operationDeclarations.test.cts holds both ways.
+	 */
+	decider?: Decider;
 }
 
 declare const requestOfSomeOperation: unique symbol;

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { ON_OLDER_VERSIONS } from '../../shared/versions';
 
 /**
  * Shown on nodes saved at version 1 or 2: version 3 exists and is safer for decisions. n8n keeps a
@@ -10,5 +11,5 @@ export const versionNotice: INodeProperties = {
 	name: 'versionNotice',
 	type: 'notice',
 	default: '',
-	displayOptions: { show: { '@version': [1, 2] } },
+	displayOptions: { show: ON_OLDER_VERSIONS },
 };

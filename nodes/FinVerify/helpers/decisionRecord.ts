@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { simplifyOutput } from './normalize/simplified';
+import type { SimplifiedViews } from './normalize/simplified';
+import { simplifyWith } from './normalize/simplified';
 
 /** Who decided: n8n's workflow, execution and node, and the node's version. */
 export interface DecisionContext {
@@ -37,8 +38,10 @@ export function decisionRecord(
 	item: IDataObject,
 	context: DecisionContext,
 	decidedAt: Date,
+	views: SimplifiedViews | undefined,
 ): IDataObject {
-	const view = simplifyOutput(operation, item, 3);
+	// the facts of the version 3 Simplified view (its operation's own views)
+	const view = simplifyWith(views, item, context.nodeVersion);
 	const facts: IDataObject = {};
 	for (const [key, value] of Object.entries(view)) if (!VERDICT_FIELDS.has(key)) facts[key] = value;
 	const request = (key: string) => (typeof item[key] === 'string' ? (item[key] as string) : null);

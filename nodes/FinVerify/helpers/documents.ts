@@ -12,6 +12,7 @@ import { downloadDocument } from '../transport';
 import type { PersonalDataChoice } from './personalData';
 import { maskPansInText } from './personalData';
 import { assertBinaryPropertyName } from './validation';
+import { hasSimplifySwitch } from '../../shared/versions';
 
 /**
  * Files on output items, the one download module: a document link (statement, filed return, company
@@ -193,7 +194,7 @@ export function downloadProperty(
 	itemIndex: number,
 	{ v1Name = 'download', v2Default = 'data', fieldLabel }: DownloadSwitch = {},
 ): string | undefined {
-	const v1 = this.getNode().typeVersion < 2;
+	const v1 = hasSimplifySwitch(this.getNode().typeVersion);
 	if (!(this.getNodeParameter(v1 ? v1Name : 'download', itemIndex, false) as boolean))
 		return undefined;
 	return assertBinaryPropertyName(

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { PersonalDataChoice } from './personalData';
 import { maskPersonalData } from './personalData';
+import { hasOutputChoice, hasSimplifySwitch } from '../../shared/versions';
 
 /**
  * The output choice of an item, read the same way by the operations, the router and a waiting node
@@ -27,7 +28,7 @@ const itemParameters = (context: IExecuteFunctions, itemIndex: number): OutputPa
 
 /** The output mode: version 1's Simplify means Normalized (on) or Raw (off). */
 export function outputModeOf(parameters: OutputParameters): OutputMode {
-	if (parameters.typeVersion < 2)
+	if (hasSimplifySwitch(parameters.typeVersion))
 		return parameters.read('simplify', true) === false ? 'raw' : 'normalized';
 	const mode = parameters.read('outputMode', 'simplified');
 	return mode === 'raw' || mode === 'normalized' ? mode : 'simplified';
@@ -42,7 +43,7 @@ export const outputMode = (context: IExecuteFunctions, itemIndex: number): Outpu
  * workflows keep their output; Aadhaar is masked in every version).
  */
 export function personalDataChoiceOf(parameters: OutputParameters): PersonalDataChoice {
-	if (parameters.typeVersion < 2) return 'full';
+	if (!hasOutputChoice(parameters.typeVersion)) return 'full';
 	return parameters.read('personalData', 'masked') === 'full' ? 'full' : 'masked';
 }
 

@@ -1,4 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { FROM_VERSION_2 } from '../../shared/versions';
 
 /**
  * Masking of personal data in the node's Simplified and Normalized output. Pure: takes a record,
@@ -54,7 +55,7 @@ export const personalDataField: INodeProperties = {
 		'Whether PAN, mobile, account numbers, e-mail and date of birth appear in full in the output ' +
 		'(and so in the saved execution). Aadhaar is always masked.',
 	displayOptions: {
-		show: { '@version': [{ _cnd: { gte: 2 } }] },
+		show: FROM_VERSION_2,
 		hide: { '/outputMode': ['raw'] },
 	},
 };

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { isPlaceholderWord, visibleLength } from '../../shared/values';
 import type { PersonalDataChoice } from './personalData';
 import { maskPersonalData } from './personalData';
+import { hasOutputChoice } from '../../shared/versions';
 
 export { isPlaceholderWord, visibleLength };
 
@@ -45,7 +46,9 @@ export type Bureau = (typeof BUREAUS)[number];
  * Raw, which hides the choice).
  */
 const personalDataOf = (node: INode): PersonalDataChoice =>
-	node.typeVersion < 2 || node.parameters?.personalData === 'full' ? 'full' : 'masked';
+	!hasOutputChoice(node.typeVersion) || node.parameters?.personalData === 'full'
+		? 'full'
+		: 'masked';
 
 /**
  * The value an error shows back, under the node's Personal Data choice: with Masked, a PAN, mobile

@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { IDataObject } from 'n8n-workflow';
 
-import { decide, hasDecision } from '../../../nodes/FinVerify/helpers/normalize/decision';
+import { decide, hasDecision } from '../../../nodes/FinVerify/actions/declarations';
 import { missingField } from '../../../nodes/FinVerify/transport';
 import { RESPONSES } from '../../contract/responses.cjs';
 import { DECISIONS } from '../../unit/drift/decisions.cjs';

@@ -7,10 +7,10 @@ import Ajv from 'ajv';
 import { existsSync, readFileSync } from 'node:fs';
 import type { IDataObject } from 'n8n-workflow';
 
-import { simplifyOutput } from '../../../nodes/FinVerify/helpers/normalize/simplified';
 import { example } from '../../contract/openapiExamples.cjs';
 import { operationsWithOutputModes, schemaPath } from '../../contract/outputSchemas.cjs';
 import { RESPONSES } from '../../contract/responses.cjs';
+import { simplifyOutput } from '../../../nodes/FinVerify/actions/declarations';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const load = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as IDataObject;

@@ -14,13 +14,12 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { IDataObject } from 'n8n-workflow';
 
-import { simplifyOutput } from '../../../nodes/FinVerify/helpers/normalize/simplified';
+import { decide, hasDecision, simplifyOutput } from '../../../nodes/FinVerify/actions/declarations';
 import { missingField } from '../../../nodes/FinVerify/transport';
 import { schemaPath } from '../../contract/outputSchemas.cjs';
 import { RESPONSES } from '../../contract/responses.cjs';
 import { DECISIONS } from './decisions.cjs';
 import type { DecisionTable, Decisions } from './decisions.cjs';
-import { decide, hasDecision } from '../../../nodes/FinVerify/helpers/normalize/decision';
 import { applyMutation, candidates, pathText, pick, structural } from './mutations.cjs';
 import type { Mutation } from './mutations.cjs';
 import { overNulling } from './overNulling.cjs';

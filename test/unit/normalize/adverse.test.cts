@@ -6,15 +6,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { adverseFacts, decide, withDecision } from '../../../nodes/FinVerify/actions/declarations';
 import {
-	adverseFacts,
 	analysisAdverse,
 	dateWords,
 	lastFour,
 	rupees,
 } from '../../../nodes/FinVerify/helpers/normalize/adverse';
 import { normalizeMultiBureau } from '../../../nodes/FinVerify/helpers/normalize/creditReport';
-import { decide, withDecision } from '../../../nodes/FinVerify/helpers/normalize/decision';
 import { maskPersonalData } from '../../../nodes/FinVerify/helpers/personalData';
 import { multiBureauReference, multiBureauSample } from '../../../sandbox/data/bureau.cjs';
 import { example } from '../../contract/openapiExamples.cjs';

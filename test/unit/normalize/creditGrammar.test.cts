@@ -3,6 +3,7 @@
  * for a month of payment history, an account and a summary figure, and what makes it unknown. One test
  * (at least) per grammar row, per layout; the verdict (decisionReady) follows every unknown.
  */
+import { decide } from '../../../nodes/FinVerify/actions/declarations';
 import {
 	accountHistory,
 	readDaysPastDue,
@@ -10,7 +11,6 @@ import {
 	readScore,
 } from '../../../nodes/FinVerify/helpers/normalize/common';
 import { normalizeMultiBureau } from '../../../nodes/FinVerify/helpers/normalize/creditReport';
-import { decide } from '../../../nodes/FinVerify/helpers/normalize/decision';
 import { normalizeEpfoCredit } from '../../../nodes/FinVerify/helpers/normalize/employment';
 
 const worst = (value: unknown): number | null => {

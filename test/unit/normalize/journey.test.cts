@@ -1,8 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import {
+	decide,
+	simplifyOutput,
+	withDecision,
+} from '../../../nodes/FinVerify/actions/declarations';
 import { missingField } from '../../../nodes/FinVerify/transport';
-import { decide, withDecision } from '../../../nodes/FinVerify/helpers/normalize/decision';
-import { simplifyOutput } from '../../../nodes/FinVerify/helpers/normalize/simplified';
 import {
 	inferMode,
 	ANALYSIS_REQUIRED,

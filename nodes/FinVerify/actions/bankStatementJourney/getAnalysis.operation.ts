@@ -8,12 +8,25 @@ import { apiRequest } from '../../transport';
 import { journeyClientIdField, decisionOutputFields } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { readClientId } from './shared';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { ANALYSIS_DECISION_VIEW, ANALYSIS_VIEW } from '../../helpers/normalize/simplified';
+import type { Decider } from '../../helpers/normalize/decision';
+import { ANALYSIS_DECIDER } from '../../helpers/normalize/decision';
 
 const properties: INodeProperties[] = [journeyClientIdField, ...decisionOutputFields];
 
 const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['getAnalysis'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = {
+	simplified: ANALYSIS_VIEW,
+	decision: ANALYSIS_DECISION_VIEW,
+};
+
+/** What its decision rests on (helpers/normalize/decision.ts): it offers Incomplete Answers. */
+export const decider: Decider = ANALYSIS_DECIDER;
 
 interface AnalysisRequest {
 	clientId: string;

@@ -35,6 +35,8 @@ import {
 } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { readClientId } from './shared';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { STATEMENT_RESULT_VIEW } from '../../helpers/normalize/simplified';
 
 const SPLIT_MODES = ['none', 'accounts', 'transactions'] as const;
 type SplitMode = (typeof SPLIT_MODES)[number];
@@ -134,6 +136,9 @@ const displayOptions = {
 };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: STATEMENT_RESULT_VIEW };
 
 /** Which item each account's PDF lands on, and under which binary property. Pure. */
 export function planStatementItems(

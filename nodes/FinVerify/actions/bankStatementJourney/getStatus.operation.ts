@@ -17,6 +17,8 @@ import {
 	waitForFinalStatusField,
 	waitOptionsField,
 } from '../../completion/finalStatus';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { JOURNEY_STATUS_VIEW } from '../../helpers/normalize/simplified';
 
 const properties: INodeProperties[] = [
 	journeyClientIdField,
@@ -32,6 +34,9 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['getStatus'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: JOURNEY_STATUS_VIEW };
 
 interface JourneyStatusRequest extends StatusRequest {
 	clientId: string;

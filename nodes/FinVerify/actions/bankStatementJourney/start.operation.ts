@@ -42,6 +42,8 @@ import {
 } from '../../completion/callbackUrl';
 import { idFromOutput } from '../../completion/waiting';
 import { readClientId } from './shared';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { JOURNEY_START_VIEW } from '../../helpers/normalize/simplified';
 
 /** Consent types: the field's option value and the value the service expects. */
 const CONSENT_TYPES = {
@@ -95,13 +97,14 @@ const properties: INodeProperties[] = [
 			'Purpose of the data request, shown to the account holder on the consent screen. From an ' +
 			"expression, the service's spelling is accepted too (loan_underwriting, loan_monitoring).",
 	},
-	waitForCompletionField(
-		['no', 'callback', 'poll'],
-		'Whether to output the started journey at once or only once it is final (analysis complete, ' +
-			'consent denied, failed, expired). Waiting for callbacks needs the Webhook Signing Secret in ' +
-			'the credential; each item waits for its own journey. To send the consent link yourself, ' +
-			"choose Don't Wait and add Wait for Journey after the node that sends it.",
-	),
+	{
+		...waitForCompletionField(
+			['no', 'callback', 'poll'],
+			'Whether to output the started journey at once or only once it is final (analysis complete, ' +
+				'consent denied, failed, expired)',
+		),
+		hint: "To send the consent link yourself, choose Don't Wait and add Wait for Journey after the node that sends it",
+	},
 	completionOptionsField({ fetchResults: true }),
 	{
 		displayName: 'Additional Fields',
@@ -158,6 +161,9 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['bankStatementJourney'], operation: ['start'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: JOURNEY_START_VIEW };
 
 interface StartRequest {
 	body: IDataObject;

@@ -28,6 +28,8 @@ import {
 	assertWaitAfterCanBeCalledBack,
 	isResumeUrl,
 } from '../../completion/callbackUrl';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { SESSION_VIEW } from '../../helpers/normalize/simplified';
 
 const FLOWS = ['itr', 'gst'] as const;
 
@@ -76,13 +78,14 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'Where the recipient is sent after completing or leaving the session',
 	},
-	waitForCompletionField(
-		['no', 'callback'],
-		'Whether to output the created session at once or only once the recipient completed, abandoned ' +
-			'or let it expire. Waiting for callbacks needs the Webhook Signing Secret in the credential; ' +
-			"one session per execution. To send the hosted link yourself, choose Don't Wait and add Wait " +
-			'for Session after the node that sends it.',
-	),
+	{
+		...waitForCompletionField(
+			['no', 'callback'],
+			'Whether to output the created session at once or only once the recipient completed, abandoned ' +
+				'or let it expire',
+		),
+		hint: "To send the hosted link yourself, choose Don't Wait and add Wait for Session after the node that sends it",
+	},
 	{
 		...statusCallbackUrlField(
 			{
@@ -146,6 +149,9 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['collectionSession'], operation: ['create'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: SESSION_VIEW };
 
 interface CreateRequest {
 	body: IDataObject;

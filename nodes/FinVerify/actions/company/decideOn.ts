@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { DecideOptions } from '../../helpers/normalize/decision';
-import { REGISTRY_FACTS, withDecision } from '../../helpers/normalize/decision';
+import type { DecideOptions, Decider } from '../../helpers/normalize/decision';
+import { REGISTRY_FACTS, withDecisionBy } from '../../helpers/normalize/decision';
+import { FROM_VERSION_3, hasDecisions } from '../../../shared/versions';
 
 /**
  * *Decide On* (version 3, Get by CIN, Get LLP by LLPIN, Get Entity by PAN): the facts a lender's
@@ -23,7 +24,7 @@ const FACT_NAMES: Record<string, string> = {
 };
 
 const shown = {
-	show: { '@version': [{ _cnd: { gte: 3 } }] },
+	show: FROM_VERSION_3,
 	hide: { '/outputMode': ['raw'] },
 } satisfies INodeProperties['displayOptions'];
 
@@ -57,7 +58,8 @@ export function decideOnFields(operation: Operation): INodeProperties[] {
 				},
 			],
 			description:
-				'The facts your lending policy decides a company on: decisionReady is true only when every one of them is known, and each answer lists them in decidedOn. A struck-off, defunct, dissolved or liquidating company is declinable (declinable true) on its status alone whenever the status is among them.',
+				'The facts your lending policy decides a company on: decisionReady is true only when every one of them is known',
+			hint: 'With the status among them, a struck-off, defunct, dissolved or liquidating company is declinable on its status alone',
 			displayOptions: shown,
 		},
 		{
@@ -82,7 +84,7 @@ export function readDecideOn(
 	operation: Operation,
 	itemIndex: number,
 ): DecideOptions | undefined {
-	if (context.getNode().typeVersion < 3) return undefined;
+	if (!hasDecisions(context.getNode().typeVersion)) return undefined;
 	const choice = context.getNodeParameter('decideOn', itemIndex, 'all');
 	if (choice === 'statusAndAge') return { decideOn: ['status', 'age'] };
 	if (choice !== 'custom') return { decideOn: REGISTRY_FACTS[operation] };
@@ -103,7 +105,7 @@ export function readDecideOn(
  * the router then leaves it as it is (a record with a verdict keeps it).
  */
 export const decidedRecord = (
-	operation: Operation,
+	decider: Decider,
 	record: IDataObject,
 	policy: DecideOptions | undefined,
-): IDataObject => (policy ? withDecision(operation, record, policy) : record);
+): IDataObject => (policy ? withDecisionBy(decider, record, policy) : record);

@@ -20,8 +20,11 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { companyLocatorField, downloadFields, decisionOutputFields } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
-import type { DecideOptions } from '../../helpers/normalize/decision';
+import type { DecideOptions, Decider } from '../../helpers/normalize/decision';
 import { decidedRecord, decideOnFields, readDecideOn } from './decideOn';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { CIN_DECISION_VIEW, CIN_VIEW } from '../../helpers/normalize/simplified';
+import { registryDecider } from '../../helpers/normalize/decision';
 
 const CIN_PATTERN = /^[A-Z0-9]{21}$/;
 const LLPIN_PATTERN = /^[A-Z]{3}-[0-9]{4}$/;
@@ -87,6 +90,12 @@ const displayOptions = { show: { resource: ['company'], operation: ['getByCin'] 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: CIN_VIEW, decision: CIN_DECISION_VIEW };
+
+/** What its decision rests on (helpers/normalize/decision.ts): it offers Incomplete Answers. */
+export const decider: Decider = registryDecider('company.getByCin');
+
 interface CompanyRequest {
 	kind: 'cin' | 'llpin';
 	id: string;
@@ -145,12 +154,12 @@ export async function execute(
 		return [
 			{
 				json: simplify
-					? decidedRecord('company.getByCin', normalizeLlp(response), decideOn)
+					? decidedRecord(decider, normalizeLlp(response), decideOn)
 					: deepCopy(response),
 			},
 		];
 	const summary = normalizeCompany(response);
-	const json = simplify ? decidedRecord('company.getByCin', summary, decideOn) : deepCopy(response);
+	const json = simplify ? decidedRecord(decider, summary, decideOn) : deepCopy(response);
 	if (!binaryProperty || !summary.pdfUrl) return [{ json }];
 
 	const file = await downloadFile.call(

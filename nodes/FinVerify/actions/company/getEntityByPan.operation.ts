@@ -7,8 +7,11 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { decisionOutputFields, panField } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
-import type { DecideOptions } from '../../helpers/normalize/decision';
+import type { DecideOptions, Decider } from '../../helpers/normalize/decision';
 import { decidedRecord, decideOnFields, readDecideOn } from './decideOn';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { ENTITY_DECISION_VIEW, ENTITY_VIEW } from '../../helpers/normalize/simplified';
+import { registryDecider } from '../../helpers/normalize/decision';
 
 const properties: INodeProperties[] = [
 	{
@@ -24,6 +27,12 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['company'], operation: ['getEntityByPan'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: ENTITY_VIEW, decision: ENTITY_DECISION_VIEW };
+
+/** What its decision rests on (helpers/normalize/decision.ts): it offers Incomplete Answers. */
+export const decider: Decider = registryDecider('company.getEntityByPan');
 
 interface EntityRequest {
 	pan: string;
@@ -58,9 +67,7 @@ export async function execute(
 	});
 	return [
 		{
-			json: simplify
-				? decidedRecord('company.getEntityByPan', normalizeEntity(response), decideOn)
-				: response,
+			json: simplify ? decidedRecord(decider, normalizeEntity(response), decideOn) : response,
 		},
 	];
 }

@@ -7,8 +7,11 @@ import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { llpLocatorField, decisionOutputFields } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
-import type { DecideOptions } from '../../helpers/normalize/decision';
+import type { DecideOptions, Decider } from '../../helpers/normalize/decision';
 import { decidedRecord, decideOnFields, readDecideOn } from './decideOn';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { LLP_VIEW, V3_LLP_VIEW } from '../../helpers/normalize/simplified';
+import { registryDecider } from '../../helpers/normalize/decision';
 
 const properties: INodeProperties[] = [
 	llpLocatorField,
@@ -19,6 +22,12 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['company'], operation: ['getLlpByLlpin'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: LLP_VIEW, decision: V3_LLP_VIEW };
+
+/** What its decision rests on (helpers/normalize/decision.ts): it offers Incomplete Answers. */
+export const decider: Decider = registryDecider('company.getLlpByLlpin');
 
 interface LlpRequest {
 	llpin: string;
@@ -57,9 +66,7 @@ export async function execute(
 	});
 	return [
 		{
-			json: simplify
-				? decidedRecord('company.getLlpByLlpin', normalizeLlp(response), decideOn)
-				: response,
+			json: simplify ? decidedRecord(decider, normalizeLlp(response), decideOn) : response,
 		},
 	];
 }

@@ -15,8 +15,11 @@ import { assertPositiveInteger, requireText } from '../../helpers/validation';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import { apiErrorCode, toNodeError } from '../../transport/errors';
+import { searchFailsOnNothingFound } from '../../../shared/versions';
 import { companyNameField, outputModeFields } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { SEARCH_BY_NAME_VIEW } from '../../helpers/normalize/simplified';
 
 const properties: INodeProperties[] = [
 	companyNameField,
@@ -73,6 +76,9 @@ const displayOptions = { show: { resource: ['company'], operation: ['searchByNam
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: SEARCH_BY_NAME_VIEW };
+
 interface SearchRequest {
 	companyName: string;
 	entityType: 'all' | 'company' | 'llp';
@@ -115,7 +121,7 @@ export function read(this: IExecuteFunctions, itemIndex: number): SearchRequest 
 		errorOnNoResults:
 			typeof options.errorOnNoResults === 'boolean'
 				? options.errorOnNoResults
-				: this.getNode().typeVersion >= 3,
+				: searchFailsOnNothingFound(this.getNode().typeVersion),
 	};
 }
 

@@ -30,6 +30,8 @@ import {
 	readConsent,
 } from '../common.descriptions';
 import { isNormalizedOutput, personalDataChoice } from '../../helpers/outputChoice';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { COMMERCIAL_REPORT_VIEW } from '../../helpers/normalize/simplified';
 
 /** From version 2 the report has its own default field, apart from Get by CIN's PDF. */
 const HTML_FIELD_V2 = 'commercialReport';
@@ -103,6 +105,9 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['creditReport'], operation: ['getCommercialReport'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: COMMERCIAL_REPORT_VIEW };
 
 /** What the subject consented to, for the output's consent record. */
 export const consentPurpose = 'Commercial credit report of a business';

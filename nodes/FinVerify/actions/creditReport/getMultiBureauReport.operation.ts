@@ -26,8 +26,12 @@ import {
 	BUREAUS,
 	requireText,
 } from '../../helpers/validation';
-import type { DecideOptions } from '../../helpers/normalize/decision';
-import { splitWithVerdict, withDecision } from '../../helpers/normalize/decision';
+import type { DecideOptions, Decider } from '../../helpers/normalize/decision';
+import {
+	MULTI_BUREAU_DECIDER,
+	splitWithVerdict,
+	withDecisionBy,
+} from '../../helpers/normalize/decision';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
@@ -45,7 +49,10 @@ import {
 	readGender,
 	normalizedOutputOnly,
 } from '../common.descriptions';
-import { isNormalizedOutput, personalDataChoice } from '../../helpers/outputChoice';
+import { outputMode, personalDataChoice } from '../../helpers/outputChoice';
+import { addsVerdict, FROM_VERSION_3 } from '../../../shared/versions';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { MULTI_BUREAU_DECISION_VIEW, MULTI_BUREAU_VIEW } from '../../helpers/normalize/simplified';
 
 const BUREAU_NAMES: Record<string, string> = {
 	cibil: 'CIBIL',
@@ -98,9 +105,8 @@ const properties: INodeProperties[] = [
 				default: false,
 				displayOptions: normalizedOutputOnly,
 				description:
-					"Whether to add each bureau's complete report object (accounts, enquiries, payment history) " +
-					'to the simplified output, in a report field, with a reportLayout field naming its layout ' +
-					"(reference, or the bureau's own)",
+					"Whether to add each bureau's complete report (accounts, enquiries, payment history) to the output, in a report field",
+				hint: "reportLayout names the report's layout: reference, or the bureau's own",
 			},
 			{
 				displayName: 'Split Into One Item per Bureau',
@@ -126,7 +132,7 @@ const displayOptions = {
  */
 function decideOnFields(): INodeProperties[] {
 	const shown = {
-		show: { '@version': [{ _cnd: { gte: 3 } }] },
+		show: FROM_VERSION_3,
 		hide: { '/outputMode': ['raw'] },
 	} satisfies INodeProperties['displayOptions'];
 	return [
@@ -156,7 +162,8 @@ function decideOnFields(): INodeProperties[] {
 				},
 			],
 			description:
-				'The bureaus your lending policy decides on: decisionReady is true only when they answered in full, and each answer lists what it was decided on in decidedOn. Known figures of the other bureaus still count (a known low score or delinquency is never hidden).',
+				'The bureaus your lending policy decides on: decisionReady is true only when they answered in full',
+			hint: 'Known figures of the other bureaus still count: a known low score or delinquency is never hidden',
 			displayOptions: shown,
 		},
 		{
@@ -214,6 +221,15 @@ function readPolicy(
 }
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = {
+	simplified: MULTI_BUREAU_VIEW,
+	decision: MULTI_BUREAU_DECISION_VIEW,
+};
+
+/** What its decision rests on (helpers/normalize/decision.ts): it offers Incomplete Answers. */
+export const decider: Decider = MULTI_BUREAU_DECIDER;
 
 /** What the subject consented to, for the output's consent record. */
 export const consentPurpose =
@@ -287,7 +303,9 @@ export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauReq
 	const gender = readGender(ctx, this.getNodeParameter('gender', itemIndex, ''));
 	const bureaus = assertBureaus(ctx, this.getNodeParameter('bureaus', itemIndex, []));
 	const consent = readConsent(ctx, this.getNodeParameter('consent', itemIndex, false));
-	const simplify = isNormalizedOutput(this, itemIndex);
+	const mode = outputMode(this, itemIndex);
+	const simplify = mode !== 'raw';
+	const withVerdict = addsVerdict(this.getNode().typeVersion, mode);
 	const binaryProperty =
 		downloadProperty.call(this, itemIndex, { ...DOWNLOAD, fieldLabel: FILE_FIELD_LABEL }) ?? '';
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -298,12 +316,9 @@ export function read(this: IExecuteFunctions, itemIndex: number): MultiBureauReq
 		binaryProperty,
 		split: options.splitIntoItems === true,
 		includeFullReports: options.includeFullReports === true,
-		withVerdict: simplify && this.getNode().typeVersion >= 3,
+		withVerdict,
 		personalData: personalDataChoice(this, itemIndex),
-		decideOn:
-			simplify && this.getNode().typeVersion >= 3
-				? readPolicy(this, itemIndex, bureaus)
-				: undefined,
+		decideOn: withVerdict ? readPolicy(this, itemIndex, bureaus) : undefined,
 	};
 }
 
@@ -373,9 +388,7 @@ export async function execute(
 			shape: summary.shape,
 		};
 		const perBureau = splitItems(response, summary.bureaus, simplify, common, reports);
-		const items = withVerdict
-			? splitWithVerdict('creditReport.getMultiBureauReport', summary, perBureau, decideOn)
-			: perBureau;
+		const items = withVerdict ? splitWithVerdict(decider, summary, perBureau, decideOn) : perBureau;
 		return items.map((json, index) => {
 			const bureau = summary.bureaus[index].bureau;
 			const file = files.get(bureau);
@@ -398,7 +411,7 @@ export async function execute(
 		};
 	}
 	// the verdict under the item's policy (the item output keeps a record that has one)
-	if (withVerdict) json = withDecision('creditReport.getMultiBureauReport', json, decideOn);
+	if (withVerdict) json = withDecisionBy(decider, json, decideOn);
 	if (files.size === 0) return [{ json }];
 	const binary: Record<string, IBinaryData> = {};
 	for (const [bureau, file] of files) binary[fileKey(bureau)] = file;

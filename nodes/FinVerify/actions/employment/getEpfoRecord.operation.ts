@@ -16,6 +16,10 @@ import {
 	normalizedOutputOnly,
 } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { EPFO_DECISION_VIEW, EPFO_VIEW } from '../../helpers/normalize/simplified';
+import type { Decider } from '../../helpers/normalize/decision';
+import { EPFO_DECIDER } from '../../helpers/normalize/decision';
 
 const properties: INodeProperties[] = [
 	{
@@ -49,6 +53,12 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['employment'], operation: ['getEpfoRecord'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: EPFO_VIEW, decision: EPFO_DECISION_VIEW };
+
+/** What its decision rests on (helpers/normalize/decision.ts): it offers Incomplete Answers. */
+export const decider: Decider = EPFO_DECIDER;
 
 interface EpfoRequest {
 	mobile: string;

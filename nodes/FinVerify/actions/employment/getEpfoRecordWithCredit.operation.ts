@@ -20,6 +20,13 @@ import {
 	normalizedOutputOnly,
 } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import {
+	EPFO_WITH_CREDIT_DECISION_VIEW,
+	EPFO_WITH_CREDIT_VIEW,
+} from '../../helpers/normalize/simplified';
+import type { Decider } from '../../helpers/normalize/decision';
+import { EPFO_WITH_CREDIT_DECIDER } from '../../helpers/normalize/decision';
 
 const properties: INodeProperties[] = [
 	beforeRunningNotice(
@@ -74,6 +81,15 @@ const displayOptions = {
 };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = {
+	simplified: EPFO_WITH_CREDIT_VIEW,
+	decision: EPFO_WITH_CREDIT_DECISION_VIEW,
+};
+
+/** What its decision rests on (helpers/normalize/decision.ts): it offers Incomplete Answers. */
+export const decider: Decider = EPFO_WITH_CREDIT_DECIDER;
 
 /** What the subject consented to, for the output's consent record. */
 export const consentPurpose = 'EPFO employment record and credit report of a person';

@@ -8,6 +8,8 @@ import { apiRequest } from '../../transport';
 import { outputModeFields } from '../common.descriptions';
 import { isNormalizedOutput } from '../../helpers/outputChoice';
 import { portalClientIdField, readPortalClientId } from './shared';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { PASSWORD_RESET } from '../../helpers/normalize/simplified';
 
 const properties: INodeProperties[] = [
 	portalClientIdField,
@@ -29,6 +31,9 @@ const displayOptions = {
 };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: PASSWORD_RESET };
 
 interface ConfirmRequest {
 	clientId: string;

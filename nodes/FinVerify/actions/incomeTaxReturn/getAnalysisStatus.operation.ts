@@ -13,6 +13,8 @@ import {
 } from '../../completion/finalStatus';
 import { jobIdField, outputModeFields } from '../common.descriptions';
 import { readJobId } from './shared';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { ITR_JOB } from '../../helpers/normalize/simplified';
 
 const properties: INodeProperties[] = [
 	jobIdField,
@@ -29,6 +31,9 @@ const displayOptions = {
 };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: ITR_JOB };
 
 interface JobStatusRequest extends StatusRequest {
 	jobId: string;

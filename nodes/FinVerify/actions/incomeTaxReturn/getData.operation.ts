@@ -23,7 +23,7 @@ import {
 	normalizeItrData,
 	splitFilings,
 } from '../../helpers/normalize/incomeTax';
-import { splitWithVerdict } from '../../helpers/normalize/decision';
+import { ITR_DATA_DECIDER, splitWithVerdict } from '../../helpers/normalize/decision';
 import type { RequestPolicy } from '../../transport';
 import { apiRequest } from '../../transport';
 import {
@@ -32,9 +32,13 @@ import {
 	decisionOutputFields,
 	normalizedOutputOnly,
 } from '../common.descriptions';
-import { isNormalizedOutput, personalDataChoice } from '../../helpers/outputChoice';
+import { outputMode, personalDataChoice } from '../../helpers/outputChoice';
 import type { PersonalDataChoice } from '../../helpers/personalData';
 import { readJobId } from './shared';
+import { addsVerdict } from '../../../shared/versions';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { ITR_DATA_DECISION_VIEW, ITR_DATA_VIEW } from '../../helpers/normalize/simplified';
+import type { Decider } from '../../helpers/normalize/decision';
 
 const properties: INodeProperties[] = [
 	{ ...jobIdField, description: 'ID of a completed ITR analysis job, returned by Start Analysis' },
@@ -73,6 +77,15 @@ const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['get
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = {
+	simplified: ITR_DATA_VIEW,
+	decision: ITR_DATA_DECISION_VIEW,
+};
+
+/** What its decision rests on (helpers/normalize/decision.ts): it offers Incomplete Answers. */
+export const decider: Decider = ITR_DATA_DECIDER;
+
 /**
  * Output items and the documents each one gets; the file names follow Personal Data in Output (the
  * PAN in them masked under Masked). Pure.
@@ -88,9 +101,7 @@ export function planItrItems(
 		personalFileName(safeFileName('itr', data.pan, f.assessmentYear, f.form), personalData);
 	if (split) {
 		const filings = splitFilings(data);
-		const items = withVerdict
-			? splitWithVerdict('incomeTaxReturn.getData', data, filings)
-			: filings;
+		const items = withVerdict ? splitWithVerdict(decider, data, filings) : filings;
 		return items.map((json, position) => {
 			const filing = data.filings[position];
 			const documents = documentFor(filing.downloadLink, binaryProperty, fileName(filing));
@@ -124,7 +135,8 @@ interface ItrDataRequest {
 export function read(this: IExecuteFunctions, itemIndex: number): ItrDataRequest {
 	const ctx = { node: this.getNode(), itemIndex };
 	const jobId = readJobId(ctx, this.getNodeParameter('jobId', itemIndex, ''));
-	const simplify = isNormalizedOutput(this, itemIndex);
+	const mode = outputMode(this, itemIndex);
+	const simplify = mode !== 'raw';
 	const binaryProperty = downloadProperty.call(this, itemIndex);
 	const options = simplify ? (this.getNodeParameter('options', itemIndex, {}) as IDataObject) : {};
 	return {
@@ -132,7 +144,7 @@ export function read(this: IExecuteFunctions, itemIndex: number): ItrDataRequest
 		simplify,
 		binaryProperty,
 		splitFilings: options.splitFilings === true,
-		withVerdict: simplify && this.getNode().typeVersion >= 3,
+		withVerdict: addsVerdict(this.getNode().typeVersion, mode),
 		personalData: personalDataChoice(this, itemIndex),
 	};
 }

@@ -13,6 +13,8 @@ import {
 	readPortalClientId,
 	withPasswordRedacted,
 } from './shared';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { PASSWORD_RESET } from '../../helpers/normalize/simplified';
 
 const properties: INodeProperties[] = [
 	portalClientIdField,
@@ -38,6 +40,9 @@ const displayOptions = {
 };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: PASSWORD_RESET };
 
 interface ResetRequest {
 	clientId: string;

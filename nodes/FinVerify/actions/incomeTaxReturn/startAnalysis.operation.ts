@@ -18,6 +18,8 @@ import type { Polling } from '../../completion/poll';
 import { pollAfterStart, readPolling } from '../../completion/poll';
 import { readWaitMode } from '../../completion/putToWait';
 import { readAssessmentYears, readJobId, readPassword, withPasswordRedacted } from './shared';
+import type { SimplifiedViews } from '../../helpers/normalize/simplified';
+import { ITR_JOB } from '../../helpers/normalize/simplified';
 
 const properties: INodeProperties[] = [
 	{ ...panField, description: 'PAN of the taxpayer, which is also their income-tax portal login' },
@@ -63,6 +65,9 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['incomeTaxReturn'], operation: ['startAnalysis'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
+export const views: SimplifiedViews = { simplified: ITR_JOB };
 
 interface StartAnalysisRequest {
 	body: IDataObject & { pan: string; password: string };

@@ -34,7 +34,8 @@ const properties: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: MAX_HISTORY_SIZE },
 		default: DEFAULT_HISTORY_SIZE,
 		description:
-			"How many delivery keys n8n keeps for this node in its database (at most 20,000); past that the oldest are forgotten. n8n reads and writes the whole list for every delivery, so keep it to what the service's retries and replays can reach.",
+			'How many delivery keys n8n keeps for this node in its database (at most 20,000); past that the oldest are forgotten',
+		hint: "n8n reads and writes the whole list for every delivery: keep it to what the service's retries and replays can reach",
 	},
 ];
 

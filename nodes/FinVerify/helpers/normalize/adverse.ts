@@ -623,38 +623,3 @@ export function analysisAdverse(record: IDataObject): AdverseFact[] {
 		facts.push(fact('bankStatement', 'suspiciousCredit', 'suspicious credits'));
 	return facts;
 }
-
-// ---- per operation ------------------------------------------------------------------------------
-
-type Builder = (
-	record: IDataObject,
-	verdict: IDataObject,
-	operation: string,
-) => AdverseFact[] | null;
-
-const BUILDERS: Record<string, Builder> = {
-	'creditReport.getMultiBureauReport': (record) => multiBureauAdverse(record),
-	'employment.getEpfoRecord': epfoAdverse,
-	'employment.getEpfoRecordWithCredit': epfoWithCreditAdverse,
-	'company.getByCin': (record, verdict, operation) => registryAdverse(operation, record, verdict),
-	'company.getLlpByLlpin': (record, verdict, operation) =>
-		registryAdverse(operation, record, verdict),
-	'company.getEntityByPan': (record, verdict, operation) =>
-		registryAdverse(operation, record, verdict),
-	'incomeTaxReturn.getData': (record) => itrAdverse(record),
-	'bankStatementJourney.getAnalysis': (record) => analysisAdverse(record),
-};
-
-/**
- * The adverse facts of one Normalized record of a decision operation, given its verdict (decision.ts's
- * `decide`: the company operations' chosen facts and their list). An empty list: the answer states
- * nothing adverse. Null only for the company operations when their verdict's list is null.
- */
-export function adverseFacts(
-	operation: string,
-	record: IDataObject,
-	verdict: IDataObject = {},
-): AdverseFact[] | null {
-	const builder = BUILDERS[operation];
-	return builder ? builder(record, verdict, operation) : [];
-}

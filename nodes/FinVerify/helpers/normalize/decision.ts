@@ -1,6 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { adverseFacts } from './adverse';
+import type { AdverseFact } from './adverse';
+import {
+	analysisAdverse,
+	epfoAdverse,
+	epfoWithCreditAdverse,
+	itrAdverse,
+	multiBureauAdverse,
+	registryAdverse,
+} from './adverse';
 import { asArray, asObject } from './common';
 
 /**
@@ -371,7 +379,7 @@ function chosenFacts(operation: string, decideOn: readonly string[] | undefined)
  *   that is true), in words; null unless the answer is ready or declinable (an empty list is "clean");
  * - `decidedOn`: the chosen facts.
  */
-function registryDecider(operation: string): Decide {
+function registryFacts(operation: string): Decide {
 	return (record, options) => {
 		const facts = chosenFacts(operation, options?.decideOn);
 		const flags = operation === 'company.getEntityByPan' ? record : asObject(record.riskFlags);
@@ -478,61 +486,80 @@ const analysis: Decide = (record) => {
 	return { incomplete, aggregates: {} };
 };
 
-const DECIDERS: Record<string, Decide> = {
-	'creditReport.getMultiBureauReport': multiBureau,
-	'company.getByCin': registryDecider('company.getByCin'),
-	'company.getLlpByLlpin': registryDecider('company.getLlpByLlpin'),
-	'company.getEntityByPan': registryDecider('company.getEntityByPan'),
-	'employment.getEpfoRecord': epfoRecord,
-	'employment.getEpfoRecordWithCredit': epfoWithCredit,
-	'incomeTaxReturn.getData': itrData,
-	'bankStatementJourney.getAnalysis': analysis,
+/**
+ * What a decision operation's verdict rests on, declared by the operation itself (`decider` in its
+ * module, actions/operation.ts): the facts (what is unknown, the aggregates a rule needs, the figures a
+ * policy recomputes) and the adverse facts in words (adverse.ts). An operation with a decider offers
+ * *Incomplete Answers* on version 3 (test/unit/operationDeclarations.test.cts holds both ways).
+ */
+export interface Decider {
+	facts: Decide;
+	adverse: (record: IDataObject, verdict: IDataObject) => AdverseFact[] | null;
+}
+
+/** Get Multi-Bureau Report. */
+export const MULTI_BUREAU_DECIDER: Decider = {
+	facts: multiBureau,
+	adverse: (record) => multiBureauAdverse(record),
 };
 
-/** The operations (`<resource>.<operation>`) whose answers carry a decision verdict. */
-export const DECISION_OPERATIONS = Object.keys(DECIDERS);
+/** Get by CIN, Get LLP by LLPIN, Get Entity by PAN: over the facts *Decide On* chose. */
+export const registryDecider = (operation: string): Decider => ({
+	facts: registryFacts(operation),
+	adverse: (record, verdict) => registryAdverse(operation, record, verdict),
+});
 
-export const hasDecision = (operation: string): boolean => operation in DECIDERS;
+/** Get EPFO Record. */
+export const EPFO_DECIDER: Decider = { facts: epfoRecord, adverse: epfoAdverse };
 
-/** The verdict and aggregates of one Normalized record of `operation`. */
-export function decide(
-	operation: string,
+/** Get EPFO Record with Credit. */
+export const EPFO_WITH_CREDIT_DECIDER: Decider = {
+	facts: epfoWithCredit,
+	adverse: epfoWithCreditAdverse,
+};
+
+/** Get ITR Data. */
+export const ITR_DATA_DECIDER: Decider = {
+	facts: itrData,
+	adverse: (record) => itrAdverse(record),
+};
+
+/** Get Analysis. */
+export const ANALYSIS_DECIDER: Decider = {
+	facts: analysis,
+	adverse: (record) => analysisAdverse(record),
+};
+
+/** The verdict and aggregates of one Normalized record, by its operation's decider. */
+export function decideWith(
+	decider: Decider,
 	record: IDataObject,
 	options?: DecideOptions,
 ): DecisionVerdict & IDataObject {
-	const decider = DECIDERS[operation];
-	if (!decider) return { decisionReady: true, incomplete: [] };
-	const { incomplete, aggregates } = decider(record, options);
+	const { incomplete, aggregates } = decider.facts(record, options);
 	const verdict = { decisionReady: incomplete.length === 0, incomplete, ...aggregates };
 	// the adverse facts in words with their source (adverse.ts; the company deciders' list, as objects)
-	return { ...verdict, adverse: adverseFacts(operation, record, verdict) };
-}
-
-/** The figures a policy recomputes in place of the record's own (Get Multi-Bureau Report on fewer bureaus). */
-function overridesOf(
-	operation: string,
-	record: IDataObject,
-	options: DecideOptions | undefined,
-): IDataObject {
-	return DECIDERS[operation]?.(record, options).overrides ?? {};
+	return { ...verdict, adverse: decider.adverse(record, verdict) };
 }
 
 /**
  * A Normalized record with its verdict: `decisionReady` and `incomplete` lead, the aggregates follow
- * them (an aggregate the record already names, such as a per-bureau figure, is not overwritten).
+ * them (an aggregate the record already names, such as a per-bureau figure, is not overwritten). A
+ * record without a decider, or one that carries a verdict already (split items), is returned as it is.
  */
-export function withDecision(
-	operation: string,
+export function withDecisionBy(
+	decider: Decider | undefined,
 	record: IDataObject,
 	options?: DecideOptions,
 ): IDataObject {
 	// split items carry the verdict of their whole answer already
-	if (!hasDecision(operation) || 'decisionReady' in record) return record;
-	const verdict = decide(operation, record, options);
+	if (!decider || 'decisionReady' in record) return record;
+	const verdict = decideWith(decider, record, options);
 	const { decisionReady, incomplete, ...aggregates } = verdict;
 	const out: IDataObject = { decisionReady, incomplete };
 	for (const [key, value] of Object.entries(aggregates)) if (!(key in record)) out[key] = value;
-	const overrides = overridesOf(operation, record, options);
+	// the figures a policy recomputes in place of the record's own (Get Multi-Bureau Report on fewer bureaus)
+	const overrides = decider.facts(record, options).overrides ?? {};
 	for (const [key, value] of Object.entries(record))
 		if (!(key in out)) out[key] = key in overrides ? overrides[key] : value;
 	return out;
@@ -544,12 +571,12 @@ export function withDecision(
  * them together.
  */
 export function splitWithVerdict(
-	operation: string,
+	decider: Decider,
 	record: IDataObject,
 	items: IDataObject[],
 	options?: DecideOptions,
 ): IDataObject[] {
-	const { decisionReady, incomplete, decidedOn, adverse } = decide(operation, record, options);
+	const { decisionReady, incomplete, decidedOn, adverse } = decideWith(decider, record, options);
 	const policy = decidedOn === undefined ? {} : { decidedOn };
 	// the whole answer's adverse facts (a bureau's own item may not name them all)
 	return items.map((json) => ({ decisionReady, incomplete, ...policy, ...json, adverse }));

@@ -16,6 +16,7 @@ let stack: N8nStack;
 let journey: Workflow;
 let longRun: Workflow;
 let reconciler: Workflow;
+let apiKey = '';
 
 type Delivery = {
 	subject: string;
@@ -75,7 +76,7 @@ beforeAll(async () => {
 		'/rest/api-keys',
 		{ label: 'reconciler', expiresAt: null, scopes: ['execution:list', 'execution:read'] },
 	);
-	const apiKey = created.data.rawApiKey ?? created.data.apiKey;
+	apiKey = String(created.data.rawApiKey ?? created.data.apiKey);
 	expect(apiKey).toMatch(/\S{20,}/);
 	await stack.importCredential({
 		id: 'n8nApiLocal',
@@ -125,6 +126,16 @@ test('journeys final at the service with their callbacks lost are resumed once b
 		jsonOf(node)
 			.map((j) => String(j.executionId))
 			.sort();
+	const listed = await fetch(`${stack.url}/api/v1/executions?status=waiting&includeData=true`, {
+		headers: { 'X-N8N-API-KEY': apiKey },
+	});
+	const listedText = await listed.text();
+	log(`public API, waiting executions: HTTP ${listed.status} ${listedText.slice(0, 300)}`);
+	log(
+		`reconciler on n8n ${stack.runtime.n8nVersion}: nodes run ${run.run.nodesRun.join(', ')}; waiting seen ${JSON.stringify(
+			jsonOf('Waiting on FinVerify').map((j) => [j.executionId, j.nodeType, Boolean(j.resumeUrl)]),
+		)}; not checked ${JSON.stringify(jsonOf('Not checked'))}`,
+	);
 	expect(ids('Resumed')).toEqual([approved.id, denied.id].sort());
 	expect(jsonOf('Still waiting')).toEqual([
 		expect.objectContaining({

@@ -57,7 +57,9 @@ function longRunning(): Workflow {
 
 beforeAll(async () => {
 	stack = await N8nStack.create({ name: 'reconcile', stepMs: 300 });
-	journey = stack.fixture('wait-journey.workflow.json');
+	// started by a published Webhook node, as production executions are (on n8n 1.x a manual execution that waits
+	// stays in n8n's active executions, which its public API leaves out of every list but `running`)
+	journey = stack.fixture('waiting-scale.workflow.json');
 	longRun = longRunning();
 	// the shipped example as it is, but reporting any execution running when it looks (its limit 0 minutes)
 	reconciler = JSON.parse(JSON.stringify(stack.example(EXAMPLE))) as Workflow;
@@ -69,7 +71,15 @@ beforeAll(async () => {
 	);
 	limit.value = 0;
 	await stack.importAll([journey, longRun, reconciler]);
+	await stack.publish(journey.id);
 	await stack.start();
+	await waitFor(
+		async () => {
+			const r = await fetch(`${stack.url}/webhook/e2e-waiting-scale`);
+			return (await r.text()).includes('POST') ? true : undefined;
+		},
+		{ timeoutMs: 180_000, what: 'the start webhook to be active' },
+	);
 	// an n8n API key for the example's n8n API credential, as a user creates one in Settings → n8n API
 	const created = await stack.rest<{ data: { rawApiKey?: string; apiKey?: string } }>(
 		'POST',
@@ -91,13 +101,32 @@ afterAll(async () => {
 	await stack?.stop();
 });
 
+let mobile = 0;
 const startWaiting = async (): Promise<{ id: string; clientId: string }> => {
-	const id = await stack.runManually(journey);
-	const waiting = await stack.waitForExecution(id, {
+	const res = await fetch(`${stack.url}/webhook/e2e-waiting-scale`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ mobile: `98765${String(43210 + mobile++)}` }),
+	});
+	expect(res.status).toBe(200);
+	// the execution the journey calls back: its id in the resume URL the service was given
+	const journeys = await waitFor(
+		async () => {
+			const body = (await (await fetch(`${stack.sandbox.url}/__sandbox/journeys`)).json()) as {
+				journeys: { client_id: string; webhook_url: string | null }[];
+			};
+			return body.journeys.length === mobile ? body.journeys : undefined;
+		},
+		{ timeoutMs: 120_000, what: `journey ${mobile} to be started` },
+	);
+	const latest = journeys[journeys.length - 1];
+	const id = /\/webhook-waiting\/(\d+)/.exec(latest.webhook_url ?? '')?.[1];
+	expect(id).toBeDefined();
+	const waiting = await stack.waitForExecution(id!, {
 		until: ['waiting', 'success', 'error', 'crashed'],
 	});
 	expect(waiting.status).toBe('waiting');
-	return { id, clientId: String(waiting.run.json(NODE)[0].clientId) };
+	return { id: id!, clientId: latest.client_id };
 };
 
 const deliveriesOf = async (clientId: string): Promise<Delivery[]> =>

@@ -2,8 +2,8 @@
  * A flush of final callbacks from a sender that never retries, then the reconciler (issue 44). In the real n8n app
  * (SQLite, one main; `npm start`'s settings for bursts, or n8n's own defaults with FINVERIFY_N8N_SETTINGS=defaults)
  * FINVERIFY_FLUSH_LOAD (2,000) executions wait on Start Journey (node version 3); then every journey is made final
- * as fast as the sandbox takes it (the issue: within 5 s), and the sandbox makes one attempt per callback (10 s
- * timeout, no retry). Whatever that leaves waiting, the reconciler's request (`X-FinVerify-Reconcile: true` on each
+ * as fast as the sandbox takes it (the issue: within 5 s; FINVERIFY_FLUSH_SPREAD_MS spreads them evenly), and the
+ * sandbox makes one attempt per callback (10 s timeout, no retry; FINVERIFY_SENDER=retry3 or backoff retries). Whatever that leaves waiting, the reconciler's request (`X-FinVerify-Reconcile: true` on each
  * waiting execution's resume URL, 5 in flight, rounds at least 5 s apart, as examples/reconcile-waiting-executions.json
  * sends it) resumes. Asserted: none left waiting, none resumed twice (Done at most once), and with `npm start`'s
  * settings every execution succeeded once. The figures (before and after the reconciler, callbacks by answer, peak
@@ -21,6 +21,20 @@ import {
 
 const COUNT = Number(process.env.FINVERIFY_FLUSH_LOAD) || 2000;
 const DEFAULTS = process.env.FINVERIFY_N8N_SETTINGS === 'defaults';
+/** The final statuses are triggered evenly over this time (0: as fast as the sandbox takes them). */
+const SPREAD_MS = Number(process.env.FINVERIFY_FLUSH_SPREAD_MS) || 0;
+/**
+ * How the sender retries: `never` (one attempt), `retry3` (3 retries 5 s apart), `backoff` (a real service's schedule
+ * compressed: 2 s doubling up to 1 min, 12 attempts); each attempt times out after 10 s.
+ */
+const SENDERS = {
+	never: { webhookMaxAttempts: 1 },
+	retry3: { webhookMaxAttempts: 4, webhookBackoffMs: 5000, webhookMaxBackoffMs: 5000 },
+	backoff: { webhookMaxAttempts: 12, webhookBackoffMs: 2000, webhookMaxBackoffMs: 60_000 },
+} as const;
+const SENDER = (process.env.FINVERIFY_SENDER ?? 'never') as keyof typeof SENDERS;
+if (!(SENDER in SENDERS))
+	throw new Error(`FINVERIFY_SENDER must be one of ${Object.keys(SENDERS).join(', ')}`);
 const IN_FLIGHT = 20;
 /** Statuses unchanged this long, nothing in flight: report what is (generous: it only decides when to look). */
 const QUIET_MS = 120_000;
@@ -36,6 +50,8 @@ let wf: Workflow;
 const figures: Record<string, number | string> = {
 	executions: COUNT,
 	n8nSettings: DEFAULTS ? "n8n's defaults" : "npm start's",
+	sender: SENDER,
+	spreadMs: SPREAD_MS,
 };
 
 type Delivery = {
@@ -118,8 +134,7 @@ beforeAll(async () => {
 	stack = await N8nStack.create({
 		name: 'reconcile-flush',
 		stepMs: 3_600_000,
-		// a sender that never retries: one attempt, 10 s timeout
-		sandbox: { webhookMaxAttempts: 1, webhookTimeoutMs: 10_000 },
+		sandbox: { ...SENDERS[SENDER], webhookTimeoutMs: 10_000 },
 	});
 	wf = stack.fixture('waiting-scale.workflow.json');
 	await stack.importAll([wf]);
@@ -146,7 +161,7 @@ afterAll(async () => {
 	await stack?.stop();
 });
 
-test(`${COUNT} final callbacks flushed by a sender that never retries: none left waiting once the reconciler has run, none resumed twice`, async () => {
+test(`${COUNT} final callbacks (sender: ${SENDER}, over ${SPREAD_MS / 1000} s): none left waiting once the reconciler has run, none resumed twice`, async () => {
 	// 1. COUNT executions waiting
 	const startFailures = await startWaitingExecutions(
 		`${stack.url}/webhook/e2e-waiting-scale`,
@@ -175,9 +190,12 @@ test(`${COUNT} final callbacks flushed by a sender that never retries: none left
 	const t1 = Date.now();
 	let next = 0;
 	await Promise.all(
-		Array.from({ length: IN_FLIGHT }, async () => {
-			for (let i = next++; i < waiting.length; i = next++)
+		Array.from({ length: SPREAD_MS > 0 ? 1 : IN_FLIGHT }, async () => {
+			for (let i = next++; i < waiting.length; i = next++) {
+				const due = t1 + (i * SPREAD_MS) / COUNT;
+				if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
 				await stack.control.advanceJourney(waiting[i].client_id, FINALS[i % FINALS.length]);
+			}
 		}),
 	);
 	figures.secondsToTriggerAllCallbacks = Math.round((Date.now() - t1) / 1000);

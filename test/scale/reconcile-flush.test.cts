@@ -47,6 +47,8 @@ jest.setTimeout(3_600_000);
 
 let stack: N8nStack;
 let wf: Workflow;
+/** n8n's memory sampler, stopped in afterAll too when the test failed before it was (it would keep jest alive). */
+let memory: ReturnType<typeof sampleMemory> | undefined;
 const figures: Record<string, number | string> = {
 	executions: COUNT,
 	n8nSettings: DEFAULTS ? "n8n's defaults" : "npm start's",
@@ -157,6 +159,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
+	await memory?.stop();
 	log(`reconcile flush: ${JSON.stringify(figures)}`);
 	await stack?.stop();
 });
@@ -185,7 +188,7 @@ test(`${COUNT} final callbacks (sender: ${SENDER}, over ${SPREAD_MS / 1000} s): 
 	figures.n8nMemoryBeforeFlushMB = Math.round(
 		Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024,
 	);
-	const memory = sampleMemory([pid], `${stack.url}/metrics`);
+	memory = sampleMemory([pid], `${stack.url}/metrics`);
 	figures.loadAverageAtFlush = load();
 	const t1 = Date.now();
 	let next = 0;

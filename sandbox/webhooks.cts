@@ -124,6 +124,8 @@ export class Webhooks {
 	private queues = new Map<string, Promise<void>>();
 	private timers = new Map<NodeJS.Timeout, () => void>();
 	private generation = 0;
+	/** While set, no attempt is made: deliveries stay pending until `release()` (lost or late callbacks). */
+	private held: { until: Promise<void>; release: () => void } | null = null;
 
 	constructor(
 		private readonly secret: string,
@@ -164,9 +166,33 @@ export class Webhooks {
 		return [...this.deliveries];
 	}
 
+	/**
+	 * Withholds every attempt from now on (queued events and retries alike stay pending), as a sender that lost
+	 * its callbacks for a while: the receiver hears nothing until `release()`, then gets them late.
+	 */
+	hold(): void {
+		if (this.held) return;
+		let release = () => {};
+		const until = new Promise<void>((resolve) => (release = resolve));
+		this.held = { until, release };
+	}
+
+	/** Lets the withheld attempts go (in order per subject, as always). */
+	release(): void {
+		const held = this.held;
+		this.held = null;
+		held?.release();
+	}
+
+	/** Whether attempts are withheld now. */
+	get holding(): boolean {
+		return this.held !== null;
+	}
+
 	/** Forgets every delivery and stops pending retries. */
 	clear(): void {
 		this.generation++;
+		this.release();
 		for (const [t, resolve] of this.timers) {
 			clearTimeout(t);
 			resolve();
@@ -185,6 +211,7 @@ export class Webhooks {
 		const rawBody = JSON.stringify(d.payload);
 		const { maxAttempts, timeoutMs } = this.policy;
 		for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+			while (this.held) await this.held.until;
 			if (generation !== this.generation) return;
 			const timestamp = String(Math.floor(Date.now() / 1000));
 			const started = Date.now();

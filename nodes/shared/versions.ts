@@ -56,6 +56,9 @@ export const failNodeWhenDefault = (version: number): 'allItems' | 'never' =>
 export const downloadFieldDefault = (version: number, ownDefault: string): string =>
 	hasOutputChoice(version) ? ownDefault : 'data';
 
+/** Resumes of waiting nodes count against the process's resume capacity (version 1: about 9 MB per queued resume). */
+export const resumesAreCapped = (version: number): boolean => version < 2;
+
 /** Search by Name fails an item nothing matches (NO_RESULTS, the Failed output) unless the option says otherwise. */
 export const searchFailsOnNothingFound = (version: number): boolean => version >= 3;
 

@@ -39,6 +39,16 @@ export function registerControl(app: FastifyInstance, sandbox: Sandbox, startedA
 
 	app.get('/__sandbox/webhooks', async () => ({ deliveries: sandbox.webhooks.list() }));
 
+	app.post('/__sandbox/webhooks/hold', async () => {
+		sandbox.webhooks.hold();
+		return { holding: true };
+	});
+
+	app.post('/__sandbox/webhooks/release', async () => {
+		sandbox.webhooks.release();
+		return { holding: false };
+	});
+
 	app.post('/__sandbox/reset', async () => {
 		sandbox.reset();
 		return { reset: true };

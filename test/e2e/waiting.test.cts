@@ -108,10 +108,14 @@ beforeAll(async () => {
 		waitNode(wf).parameters.waitOptions = { waitAmount: 5, waitUnit: 'seconds' };
 		waitNode(wf).onError = 'continueErrorOutput';
 	});
-	// not here: the AI agent example (a model), and the examples that keep a queue or a record in an n8n Data
-	// Table the user creates first (their own real-app tests: decisionRecord, noItemLost)
+	// not here: the AI agent example (a model), the examples that keep a queue or a record in an n8n Data
+	// Table the user creates first (their own real-app tests: decisionRecord, noItemLost), and the reconciler,
+	// which needs an n8n API key (its own real-app test: reconcile)
 	quickStart = stack.examples
-		.filter(({ workflow }) => !workflow.nodes.some((n) => /langchain|dataTable/.test(n.type)))
+		.filter(
+			({ workflow }) =>
+				!workflow.nodes.some((n) => /langchain|dataTable/.test(n.type) || n.credentials?.n8nApi),
+		)
 		.map(({ file, workflow }) => ({ file, workflow: onQuickStartCredential(workflow, file) }));
 	await stack.importCredential({ ...QUICK_START, data: readmeCredential().data });
 	await stack.importAll([

@@ -123,6 +123,16 @@ export class SandboxControl {
 		return Array.isArray(body) ? body : (body?.deliveries ?? body?.webhooks ?? []);
 	}
 
+	/** Withholds every webhook attempt until `releaseWebhooks()` (callbacks lost for a while, then late). */
+	async holdWebhooks() {
+		return await this.call('POST', 'webhooks/hold');
+	}
+
+	/** Lets the withheld webhook attempts go. */
+	async releaseWebhooks() {
+		return await this.call('POST', 'webhooks/release');
+	}
+
 	/**
 	 * Waits until at least `count` webhook deliveries (those for `subject`, a journey's client_id or a session's id,
 	 * when given) are finished, delivered or given up, and none is in flight. A manual clock moves one step each time

@@ -101,6 +101,37 @@ describe('webhook delivery', () => {
 		}
 	});
 
+	it('withholds every attempt while held (the event stays pending) and delivers it late once released', async () => {
+		const hooks = await receiver();
+		try {
+			await call(sandbox, 'POST', '/__sandbox/webhooks/hold', { auth: false });
+			const clientId = await journeyTo(hooks.url);
+			const pending = async () =>
+				(
+					(await call(sandbox, 'GET', '/__sandbox/webhooks', { auth: false })).json.deliveries as {
+						subject: string;
+						status: string;
+						attempts: unknown[];
+					}[]
+				).find((d) => d.subject === clientId);
+			// held: the event is queued, no attempt made, nothing received
+			expect(await pending()).toEqual(expect.objectContaining({ status: 'pending', attempts: [] }));
+			expect(hooks.received).toHaveLength(0);
+			const released = await call(sandbox, 'POST', '/__sandbox/webhooks/release', { auth: false });
+			expect(released.json).toEqual({ holding: false });
+			const received = await hooks.waitFor(1);
+			expect(JSON.parse(received[0].raw).client_id).toBe(clientId);
+			const delivered = await eventually(async () => {
+				const d = await pending();
+				return d?.status === 'delivered' && d;
+			});
+			expect(delivered.attempts).toHaveLength(1);
+		} finally {
+			await call(sandbox, 'POST', '/__sandbox/webhooks/release', { auth: false });
+			await hooks.close();
+		}
+	});
+
 	it('gives up after its last attempt (webhookMaxAttempts: 5 here)', async () => {
 		const hooks = await receiver([500, 500, 500, 500, 500, 500]);
 		try {

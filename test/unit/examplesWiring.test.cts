@@ -12,6 +12,7 @@ import type { IConnections, INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { FinVerify, configuredOutputs } from '../../nodes/FinVerify/FinVerify.node';
+import { isReconcileRequest, RECONCILE_HEADER } from '../../nodes/FinVerify/completion/reconcile';
 
 const EXAMPLES = path.resolve(__dirname, '../../examples');
 const description = new FinVerify().description;
@@ -91,4 +92,56 @@ test('the lint catches an unwired Failed output and verified: true after Success
 		`"Verified company" writes verified: true after "Get company by CIN"'s Success output, which carries answers whose facts are not all known`,
 		`"Verified company" writes verified: true after "Get company by CIN"'s Incomplete output, which carries answers whose facts are not all known`,
 	]);
+});
+
+/** The outputs of n8n's Switch (version 3): one per rule, plus the fallback output when it is `extra`. */
+function switchFindings(workflow: Workflow): string[] {
+	const findings: string[] = [];
+	for (const node of workflow.nodes) {
+		if (node.type !== 'n8n-nodes-base.switch' || node.disabled) continue;
+		const rules = ((node.parameters.rules as { values?: unknown[] })?.values ?? []).length;
+		const extra = (node.parameters.options as { fallbackOutput?: unknown })?.fallbackOutput;
+		const outputs = rules + (extra === 'extra' ? 1 : 0);
+		const main = workflow.connections[node.name]?.main ?? [];
+		for (let index = 0; index < outputs; index++)
+			if (!(main[index] ?? []).some((c) => c?.node))
+				findings.push(`"${node.name}": its output ${index} has nothing connected`);
+	}
+	return findings;
+}
+
+test.each(files)('%s: every output of a Switch reaches a node', (file) => {
+	const workflow = JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Workflow;
+	expect(switchFindings(workflow)).toEqual([]);
+});
+
+describe('the reconciler example (issue 44)', () => {
+	const file = 'reconcile-waiting-executions.json';
+	const read = () => JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Workflow;
+
+	test('every outcome of its Switch reaches a report node, the fallback (Not checked) too', () => {
+		const workflow = read();
+		expect(switchFindings(workflow)).toEqual([]);
+		const outcome = workflow.connections.Outcome.main.map((c) => c?.[0]?.node);
+		expect(outcome).toEqual(['Resumed', 'Still waiting', 'No longer waiting', 'Not checked']);
+	});
+
+	test('the check catches an unwired outcome', () => {
+		const workflow = read();
+		workflow.connections.Outcome.main[3] = [];
+		expect(switchFindings(workflow)).toEqual(['"Outcome": its output 3 has nothing connected']);
+	});
+
+	test('it sends the header the node reads, to the resume URL the node stored', () => {
+		const node = read().nodes.find((n) => n.name === 'Ask the node to check the service')!;
+		const headers = (
+			node.parameters.headerParameters as { parameters: Array<{ name: string; value: string }> }
+		).parameters;
+		expect(headers.map((h) => [h.name.toLowerCase(), h.value])).toEqual([
+			[RECONCILE_HEADER, 'true'],
+		]);
+		expect(isReconcileRequest(headers[0].value)).toBe(true);
+		expect(node.parameters.method).toBe('POST');
+		expect(node.parameters.url).toBe('={{ $json.resumeUrl }}');
+	});
 });

@@ -17,6 +17,7 @@ import {
 	hasDecisions,
 	hasOutputChoice,
 	hasSimplifySwitch,
+	resumesAreCapped,
 	searchFailsOnNothingFound,
 	triggerMasksPersonalData,
 } from '../../nodes/shared/versions';
@@ -103,6 +104,8 @@ describe('what each version means', () => {
 		expect(downloadFieldDefault(1, 'report')).toBe('data');
 		expect(failNodeWhenDefault(1)).toBe('never');
 		expect(searchFailsOnNothingFound(1)).toBe(false);
+		// about 9 MB per queued resume: its resumes count against the process's capacity
+		expect(resumesAreCapped(1)).toBe(true);
 		expect(addsVerdict(1, 'normalized')).toBe(false);
 	});
 
@@ -113,6 +116,7 @@ describe('what each version means', () => {
 		expect(downloadFieldDefault(2, 'report')).toBe('report');
 		expect(failNodeWhenDefault(2)).toBe('never');
 		expect(searchFailsOnNothingFound(2)).toBe(false);
+		expect(resumesAreCapped(2)).toBe(false);
 		expect(addsVerdict(2, 'simplified')).toBe(false);
 	});
 
@@ -126,6 +130,7 @@ describe('what each version means', () => {
 		expect(downloadFieldDefault(3, 'report')).toBe('report');
 		// a name nothing matches leaves on Failed, so no lead vanishes
 		expect(searchFailsOnNothingFound(3)).toBe(true);
+		expect(resumesAreCapped(3)).toBe(false);
 	});
 
 	test('the trigger masks personal data from its version 1.2', () => {

@@ -19,8 +19,9 @@
  */
 
 /**
- * Most resumes one n8n process keeps under way; a final callback beyond them is answered 503 with Retry-After and
- * the execution keeps waiting for the service's next attempt. Measured in n8n 2.41.1 (issue 34): a resume of a node
+ * Most resumes one n8n process keeps under way for waiting nodes at version 1 (issue 44: versions 2 and 3 are never
+ * refused for capacity, webhook.ts); a final callback beyond them is answered 503 with Retry-After and the execution
+ * keeps waiting for the service's next attempt or a reconcile request (reconcile.ts). Measured in n8n 2.41.1 (issue 34): a resume of a node
  * at version 1 waiting in n8n's concurrency queue holds about 9 MB (the expression isolate n8n's body parsing takes
  * for such nodes; versions 2 and 3 take none), so this bounds what a burst adds to n8n's memory at about 9 GB. It is a bound, not a throttle: with 100, a burst of 1,000 on a loaded machine
  * turned into thousands of refused and repeated callbacks, each costing n8n a load of the execution, and the

@@ -18,6 +18,7 @@ import {
 } from '../../shared/signature';
 import { verifyWithSigningSecret } from '../../shared/signingSecret';
 import { isObject } from '../../shared/values';
+import { resumesAreCapped } from '../../shared/versions';
 import { journeyStatusRequest, normalizeJourneyStatus } from '../helpers/normalize/journey';
 import { apiRequest } from '../transport';
 import { withPersonalDataMasked } from '../helpers/outputChoice';
@@ -30,6 +31,15 @@ import {
 	waitKey,
 	wasResumed,
 } from './resumesUnderWay';
+import {
+	claimReconcileLookup,
+	isReconcileRequest,
+	NO_SESSION_LOOKUP,
+	NOT_WAITING,
+	notFinalYet,
+	RECONCILE_HEADER,
+	RECONCILE_SPACING_MS,
+} from './reconcile';
 import type { CompletionKind, StoredItem } from './waiting';
 import {
 	classifyCallback,
@@ -139,13 +149,37 @@ async function lookUpJourney(
 	id: string,
 	nowMs: number,
 ): Promise<IDataObject | null> {
+	return (await lookUpJourneyStatus.call(this, facts, id, nowMs)).final;
+}
+
+/** A journey's status at the service, and its final result when final (null otherwise). */
+async function lookUpJourneyStatus(
+	this: IWebhookFunctions,
+	facts: IDataObject,
+	id: string,
+	nowMs: number,
+): Promise<{ status: string | null; final: IDataObject | null }> {
 	const raw = await apiRequest.call(this, {
 		...journeyStatusRequest(id),
 		...LOOKUP_POLICY,
 	});
 	const summary = normalizeJourneyStatus(raw);
-	if (!summary.isFinal) return null;
-	return journeyFinalFromLookup(facts, id, summary, waitedSeconds(facts, nowMs));
+	if (!summary.isFinal) return { status: summary.status, final: null };
+	return {
+		status: summary.status,
+		final: journeyFinalFromLookup(facts, id, summary, waitedSeconds(facts, nowMs)),
+	};
+}
+
+/** This wait's identity for the resumed mark (resumesUnderWay.ts): the execution, the node, each waiting id with its start. */
+function waitOf(this: IWebhookFunctions, executionId: string, stored: StoredItem[]): string {
+	return waitKey(
+		executionId,
+		this.getNode().name,
+		stored.flatMap((item) =>
+			item.waiting ? [`${item.id} ${String(item.facts.waitingSince)}`] : [],
+		),
+	);
 }
 
 /**
@@ -195,6 +229,8 @@ async function decideOnCallback(
 	const nowMs = Date.now();
 	const headers = this.getHeaderData() as IDataObject;
 	const header = (name: string) => headerValue(headers[name.toLowerCase()]);
+	// a reconcile request claims nothing: the statuses come from the service (reconcile.ts)
+	if (isReconcileRequest(header(RECONCILE_HEADER))) return await reconcile.call(this, kind, nowMs);
 	const rawBody = this.getRequestObject().rawBody as Buffer | undefined;
 
 	// 1. Authenticity, before anything is read from the body (the secret is read once a minute at most;
@@ -247,13 +283,7 @@ async function decideOnCallback(
 	const stored: StoredItem[] = items.map((item) => item.stored);
 	// this wait was resumed already by this process (n8n 1.x answers a resume at once and lets a copy of the
 	// callback through while the execution is still `waiting` in its database): a duplicate, nothing resumes
-	const wait = waitKey(
-		executionId,
-		this.getNode().name,
-		stored.flatMap((item) =>
-			item.waiting ? [`${item.id} ${String(item.facts.waitingSince)}`] : [],
-		),
-	);
+	const wait = waitOf.call(this, executionId, stored);
 	if (wasResumed(wait, nowMs)) return resumedAlready.call(this);
 	const meaning = classifyCallback(event, stored);
 	if (meaning.type === 'unrelated') {
@@ -289,6 +319,20 @@ async function decideOnCallback(
 		});
 	}
 
+	return await resumeWith.call(this, kind, executionId, wait, output);
+}
+
+/**
+ * Resumes the execution with `output` (every waiting item final): the journeys' results fetched when asked,
+ * personal data masked, at most one resume under way per execution.
+ */
+async function resumeWith(
+	this: IWebhookFunctions,
+	kind: CompletionKind,
+	executionId: string,
+	wait: string,
+	output: INodeExecutionData[],
+): Promise<IWebhookResponseData> {
 	const fetchResults =
 		kind === 'journey' &&
 		(this.getNodeParameter('waitOptions', {}) as IDataObject).fetchResults === true;
@@ -310,8 +354,11 @@ async function decideOnCallback(
 	// another callback of this execution may have become its resume while this one looked things up
 	if (resumeUnderWay(executionId, Date.now())) return resumeUnderWayAnswer.call(this);
 	if (wasResumed(wait, Date.now())) return resumedAlready.call(this);
-	// as many resumes under way as this process takes: the execution keeps waiting for the next attempt
-	if (resumesAtCapacity(Date.now())) return retryLater.call(this, 'busy', BUSY_MESSAGE);
+	// a node at version 1 makes n8n hold about 9 MB per queued resume: as many resumes under way as this process
+	// takes for such nodes, the execution keeps waiting for the next attempt (or the reconciler). Versions 2 and 3
+	// cost n8n nothing measurable per queued resume: never refused for capacity.
+	if (resumesAreCapped(this.getNode().typeVersion) && resumesAtCapacity(Date.now()))
+		return retryLater.call(this, 'busy', BUSY_MESSAGE);
 	// n8n answers the caller (200, empty body) once the execution has resumed; until then its other callbacks
 	// are answered 503 (resumesUnderWay.ts)
 	const end = recordResume(executionId, Date.now());
@@ -332,6 +379,52 @@ function resumedAlready(this: IWebhookFunctions): IWebhookResponseData {
 		duplicate: true,
 		message: 'This execution was resumed already by an earlier copy of this callback; ignored.',
 	});
+}
+
+/**
+ * A reconcile request (reconcile.ts): every waiting journey looked up at the service once; resumed with their
+ * statuses when all are final, otherwise answered 200 with what is still pending and the execution keeps waiting.
+ */
+async function reconcile(
+	this: IWebhookFunctions,
+	kind: CompletionKind,
+	nowMs: number,
+): Promise<IWebhookResponseData> {
+	if (kind === 'session') return answer.call(this, 200, { ...NO_SESSION_LOOKUP });
+	const executionId = String(this.getExecutionId());
+	if (resumeUnderWay(executionId, nowMs)) return resumeUnderWayAnswer.call(this);
+	const items = readStoredItems.call(this, kind);
+	if (!items.some(({ stored }) => stored.waiting))
+		return answer.call(this, 200, { ...NOT_WAITING });
+	// resumed already by this process (n8n 1.x lets a request through while the execution still shows waiting)
+	const wait = waitOf.call(
+		this,
+		executionId,
+		items.map(({ stored }) => stored),
+	);
+	if (wasResumed(wait, nowMs)) return resumedAlready.call(this);
+	const claim = claimReconcileLookup(executionId, nowMs);
+	if (!claim.allowed) {
+		const res = this.getResponseObject();
+		if (!res.headersSent) res.setHeader('Retry-After', String(claim.retryAfterS));
+		return answer.call(this, 429, {
+			error: 'too_soon',
+			message: `This execution's journeys were looked up less than ${RECONCILE_SPACING_MS / 1000} seconds ago; send the reconcile request again later.`,
+		});
+	}
+	const output: INodeExecutionData[] = [];
+	const pending: Array<{ clientId: string; status: string | null }> = [];
+	for (const { stored: item, pairedItem } of items) {
+		if (!item.waiting) {
+			output.push({ json: item.json, pairedItem });
+			continue;
+		}
+		const found = await lookUpJourneyStatus.call(this, item.facts, item.id, nowMs);
+		if (found.final === null) pending.push({ clientId: item.id, status: found.status });
+		else output.push({ json: found.final, pairedItem });
+	}
+	if (pending.length > 0) return answer.call(this, 200, { ...notFinalYet(pending) });
+	return await resumeWith.call(this, kind, executionId, wait, output);
 }
 
 const BUSY_MESSAGE =

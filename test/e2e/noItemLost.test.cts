@@ -27,6 +27,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { startStubServer, type StubServer } from '../harness/stub-server.cjs';
+import { batchOfApplicants } from './helpers/batch.cjs';
 import { findLeads } from './helpers/kyb.cjs';
 import { createTable, declaredTables, forN8n1, N8N1, saveWorkflow } from './helpers/dataTables.cjs';
 import { N8nStack, freePort, log, sandboxApi, type Workflow } from './helpers/stack.cjs';
@@ -100,53 +101,6 @@ const node = (wf: Workflow, name: string): Json => {
 	if (!found) throw new Error(`${wf.name} has no node "${name}"`);
 	return found;
 };
-
-/**
- * The example's "Applicant" Set node fed a batch: a Set node with the applicants and a Split Out before it,
- * its fields read from each item (so `$('Applicant').item` still names each applicant). `setNode` names the
- * example's own Set node when it is not "Applicant" (the company examples' business lead).
- */
-function batchOfApplicants(wf: Workflow, applicants: Json[], setNode = 'Applicant'): void {
-	const applicant = node(wf, setNode);
-	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')!;
-	for (const a of applicant.parameters.assignments.assignments as Json[])
-		a.value = `={{ $json[${JSON.stringify(a.name)}] }}`;
-	wf.nodes.push(
-		{
-			id: 'batch-set',
-			name: 'Batch',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [0, 600],
-			parameters: {
-				assignments: {
-					assignments: [
-						{
-							id: 'b1',
-							name: 'applicants',
-							value: `={{ ${JSON.stringify(applicants)} }}`,
-							type: 'array',
-						},
-					],
-				},
-				options: {},
-			},
-		},
-		{
-			id: 'batch-split',
-			name: 'One item per applicant',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			position: [200, 600],
-			parameters: { fieldToSplitOut: 'applicants', options: {} },
-		},
-	);
-	wf.connections[trigger.name] = { main: [[{ node: 'Batch', type: 'main', index: 0 }]] };
-	wf.connections.Batch = { main: [[{ node: 'One item per applicant', type: 'main', index: 0 }]] };
-	wf.connections['One item per applicant'] = {
-		main: [[{ node: setNode, type: 'main', index: 0 }]],
-	};
-}
 
 /** Nodes with nothing connected after them (sticky notes and triggers aside). */
 function terminalNodes(wf: Workflow): string[] {

@@ -14,6 +14,7 @@
  *    incomplete) each reach the branch the guide names, and the run is green.
  */
 import { log, N8nStack, NODE_TYPES, type Workflow } from './helpers/stack.cjs';
+import { batchOfApplicants } from './helpers/batch.cjs';
 import { saveWorkflow } from './helpers/dataTables.cjs';
 
 jest.setTimeout(240_000);
@@ -38,47 +39,7 @@ function asVersionTwo(example: Workflow): Workflow {
 	report.typeVersion = 2;
 	wf.connections['Credit report'] = { main: [[{ node: 'Decide', type: 'main', index: 0 }]] };
 	// the batch: one item per applicant into the example's Applicant node
-	const applicant = wf.nodes.find((n) => n.name === 'Applicant')!;
-	for (const a of applicant.parameters.assignments.assignments as Json[])
-		a.value = `={{ $json[${JSON.stringify(a.name)}] }}`;
-	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')!;
-	wf.nodes.push(
-		{
-			id: 'upgrade-batch',
-			name: 'Applicants',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [0, 600],
-			parameters: {
-				assignments: {
-					assignments: [
-						{
-							id: 'u1',
-							name: 'applicants',
-							value: `={{ ${JSON.stringify(APPLICANTS)} }}`,
-							type: 'array',
-						},
-					],
-				},
-				options: {},
-			},
-		},
-		{
-			id: 'upgrade-split',
-			name: 'One item per applicant',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			position: [200, 600],
-			parameters: { fieldToSplitOut: 'applicants', options: {} },
-		},
-	);
-	wf.connections[trigger.name] = { main: [[{ node: 'Applicants', type: 'main', index: 0 }]] };
-	wf.connections.Applicants = {
-		main: [[{ node: 'One item per applicant', type: 'main', index: 0 }]],
-	};
-	wf.connections['One item per applicant'] = {
-		main: [[{ node: 'Applicant', type: 'main', index: 0 }]],
-	};
+	batchOfApplicants(wf, APPLICANTS);
 	return wf;
 }
 

@@ -11,7 +11,6 @@
  */
 import './lib.cjs';
 
-import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
 import { DataDeduplicationService } from 'n8n-core';
@@ -25,6 +24,7 @@ import type {
 } from 'n8n-workflow';
 
 import { Engine, nodeWorkflow, sandboxCredentials } from '../test/harness/index.cjs';
+import { hash, recordEntries } from '../test/harness/processedData.cjs';
 import type { WorkflowJson } from '../test/harness/index.cjs';
 import { QUICK } from './lib.cjs';
 
@@ -34,9 +34,6 @@ const SIZES = (process.env.BENCH_PROCESS_ONCE_SIZES ?? '10000,20000,50000,100000
 	.split(',')
 	.map(Number);
 const RUNS = Number(process.env.BENCH_PROCESS_ONCE_RUNS ?? (QUICK ? 5 : 20));
-
-const hash = (value: DeduplicationItemTypes) =>
-	createHash('md5').update(value.toString()).digest('base64');
 
 /** n8n's record in mode `entries`, its row kept as the JSON text the database column holds. */
 class JsonRowStore implements IDataDeduplicator {
@@ -56,16 +53,7 @@ class JsonRowStore implements IDataDeduplicator {
 			return { new: items, processed: [] };
 		}
 		const row = JSON.parse(text) as { mode: string; data: string[] };
-		const seen = new Set(row.data);
-		const output: IDeduplicationOutput = { new: [], processed: [] };
-		hashed.forEach((value, index) => {
-			if (seen.has(value)) output.processed.push(items[index]);
-			else {
-				output.new.push(items[index]);
-				row.data.push(value);
-			}
-		});
-		if (options.maxEntries) row.data.splice(0, row.data.length - options.maxEntries);
+		const output = recordEntries(row, items, hashed, options.maxEntries);
 		this.rows.set(key, JSON.stringify(row));
 		return output;
 	}

@@ -40,8 +40,32 @@ const contextOf = (scope: DeduplicationScope, contextData: ICheckProcessedContex
 	return `n:${contextData.node.id}`;
 };
 
-const hash = (value: DeduplicationItemTypes) =>
+/** n8n's hash of a recorded value (MD5, base64). */
+export const hash = (value: DeduplicationItemTypes) =>
 	createHash('md5').update(value.toString()).digest('base64');
+
+/**
+ * n8n's record in mode `entries` meeting new values: each hashed value already in `row` is processed, the others
+ * are new and appended; the row then keeps its newest `maxEntries`. Changes `row` in place.
+ */
+export function recordEntries(
+	row: { data: string[] },
+	items: DeduplicationItemTypes[],
+	hashed: string[],
+	maxEntries?: number,
+): IDeduplicationOutput {
+	const seen = new Set(row.data);
+	const output: IDeduplicationOutput = { new: [], processed: [] };
+	hashed.forEach((value, index) => {
+		if (seen.has(value)) output.processed.push(items[index]);
+		else {
+			output.new.push(items[index]);
+			row.data.push(value);
+		}
+	});
+	if (maxEntries) row.data.splice(0, row.data.length - maxEntries);
+	return output;
+}
 
 export class ProcessedDataStore implements IDataDeduplicator {
 	/** workflowId + "\n" + context → the stored row (a copy is read, as from a database). */
@@ -75,16 +99,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 			this.rows.set(rowKey, { mode: options.mode, data: hashed });
 			return { new: items, processed: [] };
 		}
-		const seen = new Set(row.data);
-		const output: IDeduplicationOutput = { new: [], processed: [] };
-		hashed.forEach((value, index) => {
-			if (seen.has(value)) output.processed.push(items[index]);
-			else {
-				output.new.push(items[index]);
-				row.data.push(value);
-			}
-		});
-		if (options.maxEntries) row.data.splice(0, row.data.length - options.maxEntries);
+		const output = recordEntries(row, items, hashed, options.maxEntries);
 		await databaseStep(); // UPDATE
 		this.rows.set(rowKey, row);
 		return output;

@@ -3,7 +3,8 @@
  * 2.41.1, and 1.123.81 with FINVERIFY_N8N_LINE=1): no applicant who enters a shipped example is silently lost.
  * Outcomes are counted from n8n's stored execution data: the items of every node with nothing after it (the
  * terminal nodes a person sees: approve, decline, refer, the failed / retry queue), keyed by the applicant's
- * own id (`applicationId`, or the company's `cin`).
+ * own id (`applicationId`, or the company's `cin`). n8n runs with its default settings (not `npm start`'s burst
+ * settings), as a user's own n8n does.
  *
  * - every shipped example with a FinVerify decision node that takes a batch (credit-decision,
  *   individual-underwriting, error-handling, retry-queue-decide; the company examples company-onboarding and
@@ -161,7 +162,10 @@ beforeAll(async () => {
 		else withoutStatus(body.data, cin);
 		return { body };
 	});
-	stack = await N8nStack.create({ name: 'no-item-lost' });
+	// n8n's default settings, as a user's own n8n runs (not npm start's burst settings): the outcome of each
+	// applicant must not depend on tuning
+	stack = await N8nStack.create({ name: 'no-item-lost', n8nDefaults: true });
+	expect(stack.env.N8N_CONCURRENCY_PRODUCTION_LIMIT).toBeUndefined();
 	const found = await findLeads(stack.sandbox.url, 1);
 	const clean = found.find((l) => l.kind === 'clean')!;
 	const unknown = found.find((l) => l.kind === 'unknown')!;

@@ -154,6 +154,12 @@ export interface StackOptions {
 	sandbox?: Omit<Parameters<typeof startTestSandbox>[0], 'stepMs'>;
 	/** Copy the built package into the nodes folder (default); false: the test installs it itself. */
 	installPackage?: boolean;
+	/**
+	 * n8n's own defaults for what `npm start` tunes for bursts of callbacks (production concurrency, the SQLite
+	 * pool, lazy expression isolates: scripts/lib/n8n-process.js burstEnv): what a user's n8n runs unless they
+	 * read docs/scaling.md. Default false: `npm start`'s settings.
+	 */
+	n8nDefaults?: boolean;
 }
 
 /**
@@ -212,6 +218,7 @@ export class N8nStack {
 		stepMs = 1000,
 		sandbox: sandboxOptions,
 		installPackage = true,
+		n8nDefaults = false,
 	}: StackOptions): Promise<N8nStack> {
 		const t0 = Date.now();
 		const runtime: Runtime = await ensureRuntime({ log });
@@ -230,6 +237,7 @@ export class N8nStack {
 			owner,
 			runtime,
 			sandboxUrl: sandbox.url,
+			burstSettings: !n8nDefaults,
 		});
 		const n8nUrl = `http://127.0.0.1:${port}`;
 		const examples: Example[] = lib.readExampleWorkflows().map((e: Example) => ({

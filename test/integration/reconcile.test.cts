@@ -17,9 +17,7 @@ import {
 import { CREDENTIAL_CHECK } from '../../nodes/shared/constants';
 import { nodeWorkflow } from '../harness/index.cjs';
 import type { WaitingStack } from './support.cjs';
-import { withWaitingExecutions } from './support.cjs';
-import { createHmac } from 'node:crypto';
-
+import { signedCallback, withWaitingExecutions } from './support.cjs';
 let sandbox: WaitingStack['sandbox'];
 let waiting: WaitingStack['waiting'];
 withWaitingExecutions((started) => ({ sandbox, waiting } = started));
@@ -61,23 +59,6 @@ const statusLookups = async () =>
 	(await sandbox.control.requests('aa-bsa-journey/status')).filter(
 		(r) => (r.query as IDataObject | undefined)?.client_id !== CREDENTIAL_CHECK.clientId,
 	);
-
-const signed = (body: IDataObject) => {
-	const raw = JSON.stringify(body);
-	const timestamp = Math.floor(Date.now() / 1000);
-	const signature = createHmac('sha256', 'sandbox-webhook-secret')
-		.update(`${timestamp}.${raw}`)
-		.digest('hex');
-	return {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			'x-webhook-timestamp': String(timestamp),
-			'x-webhook-signature': `sha256=${signature}`,
-		},
-		body: raw,
-	};
-};
 
 describe('a reconcile request on the resume URL', () => {
 	test('journeys final at the service, callbacks lost: resumed once with the looked-up statuses; the late callbacks get 409, never a second resume', async () => {
@@ -221,12 +202,12 @@ describe('the cap of resumes under way (RESUME_CAPACITY) by node version', () =>
 		);
 		try {
 			expect(resumeRecordCount()).toBeGreaterThanOrEqual(RESUME_CAPACITY);
-			const refused = await fetch(waiting.resumeUrl(v1.id), signed(final(v1.clientId)));
+			const refused = await fetch(waiting.resumeUrl(v1.id), signedCallback(final(v1.clientId)));
 			expect(refused.status).toBe(503);
 			expect(await refused.json()).toMatchObject({ error: 'busy' });
 			expect(waiting.status(v1.id)).toBe('waiting');
 
-			const taken = await fetch(waiting.resumeUrl(v3.id), signed(final(v3.clientId)));
+			const taken = await fetch(waiting.resumeUrl(v3.id), signedCallback(final(v3.clientId)));
 			expect(taken.status).toBe(200);
 			expect((await waiting.finished(v3.id)).json('FinVerify')[0]).toMatchObject({
 				clientId: v3.clientId,

@@ -3,6 +3,8 @@
  * one engine per test file, a sandbox per describe block (with runs pointed at it), and the assertions on
  * how a run failed.
  */
+import { createHmac } from 'node:crypto';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { bankAccounts } from '../../sandbox/data/statements.cjs';
@@ -271,4 +273,26 @@ export function sandboxTwoAccounts(): ReturnType<typeof bankAccounts> {
 		if (accounts.length === 2) return accounts;
 	}
 	throw new Error('no sandbox journey with two accounts');
+}
+
+/**
+ * A callback as the service signs it (HMAC-SHA256 of `<timestamp>.<raw body>` with the credential's webhook
+ * secret), as fetch() options: the sandbox credential's secret and now, unless a test forges either.
+ */
+export function signedCallback(
+	body: IDataObject,
+	secret = 'sandbox-webhook-secret',
+	timestamp = Math.floor(Date.now() / 1000),
+) {
+	const raw = JSON.stringify(body);
+	const signature = createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest('hex');
+	return {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			'x-webhook-timestamp': String(timestamp),
+			'x-webhook-signature': `sha256=${signature}`,
+		},
+		body: raw,
+	};
 }

@@ -4,8 +4,6 @@
  * URL. Covers the webhook() decisions (intermediate → 200 and keep waiting, final → resume once, forged
  * or stale → 401 and no resume), the time limit, several items, and the polling mode.
  */
-import { createHmac } from 'node:crypto';
-
 import type { IDataObject } from 'n8n-workflow';
 import { WorkflowExpression } from 'n8n-workflow';
 
@@ -17,7 +15,7 @@ import { CREDENTIAL_CHECK } from '../../nodes/shared/constants';
 import { nodeWorkflow, sandboxCredentials } from '../harness/index.cjs';
 import type { WorkflowJson } from '../harness/index.cjs';
 import type { WaitingStack } from './support.cjs';
-import { advanceClockAfterRequest, withWaitingExecutions } from './support.cjs';
+import { advanceClockAfterRequest, signedCallback, withWaitingExecutions } from './support.cjs';
 
 let engine: WaitingStack['engine'];
 let sandbox: WaitingStack['sandbox'];
@@ -74,24 +72,6 @@ const waitingJourney = async () => {
 		status: 'analysis_complete',
 	};
 	return { id, clientId, final, url: waiting.resumeUrl(id) };
-};
-
-const signed = (
-	body: IDataObject,
-	secret = 'sandbox-webhook-secret',
-	timestamp = Math.floor(Date.now() / 1000),
-) => {
-	const raw = JSON.stringify(body);
-	const signature = createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest('hex');
-	return {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			'x-webhook-timestamp': String(timestamp),
-			'x-webhook-signature': `sha256=${signature}`,
-		},
-		body: raw,
-	};
 };
 
 describe('Start Journey, Wait for Completion until the service calls back', () => {
@@ -166,32 +146,38 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 	test('forged, stale and token-less callbacks do not resume; the real final callback still does', async () => {
 		const { id, clientId, final, url } = await waitingJourney();
 
-		const forged = await fetch(url, signed(final, 'not-the-secret'));
+		const forged = await fetch(url, signedCallback(final, 'not-the-secret'));
 		expect(forged.status).toBe(401);
 		expect(await forged.json()).toMatchObject({ reason: 'signature_mismatch' });
 
-		const stale = await fetch(url, signed(final, undefined, Math.floor(Date.now() / 1000) - 301));
+		const stale = await fetch(
+			url,
+			signedCallback(final, undefined, Math.floor(Date.now() / 1000) - 301),
+		);
 		expect(stale.status).toBe(401);
 		expect(await stale.json()).toMatchObject({ reason: 'stale_timestamp' });
 
 		const unsigned = await fetch(url, {
-			...signed(final),
+			...signedCallback(final),
 			headers: { 'content-type': 'application/json' },
 		});
 		expect(unsigned.status).toBe(401);
 
-		const noToken = await fetch(url.split('?')[0], signed(final));
+		const noToken = await fetch(url.split('?')[0], signedCallback(final));
 		expect(noToken.status).toBe(401);
 		const wrongToken = await fetch(
 			url.replace(/signature=[^&]+/, 'signature=forged'),
-			signed(final),
+			signedCallback(final),
 		);
 		expect(wrongToken.status).toBe(401);
 
 		expect(waiting.status(id)).toBe('waiting');
 		expect(waiting.legs(id)).toHaveLength(1);
 
-		const otherJourney = await fetch(url, signed({ ...final, client_id: 'aa_someone_else' }));
+		const otherJourney = await fetch(
+			url,
+			signedCallback({ ...final, client_id: 'aa_someone_else' }),
+		);
 		expect(otherJourney.status).toBe(200);
 		expect(await otherJourney.json()).toMatchObject({ ignored: true });
 		expect(waiting.status(id)).toBe('waiting');
@@ -204,11 +190,11 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 	test('a callback while the resume of its execution waits in the concurrency queue is answered 503 with Retry-After, not queued again; the execution resumes once', async () => {
 		const { id, clientId, final, url } = await waitingJourney();
 		const release = waiting.holdResumes();
-		const resuming = fetch(url, signed(final));
+		const resuming = fetch(url, signedCallback(final));
 		// the first callback's resume is queued: the execution still waits, its caller has no answer yet
 		while (resumeRecordCount() === 0) await new Promise((r) => setTimeout(r, 20));
 		expect(waiting.status(id)).toBe('waiting');
-		const again = await fetch(url, signed(final));
+		const again = await fetch(url, signedCallback(final));
 		expect(again.status).toBe(503);
 		expect(again.headers.get('retry-after')).toBe(String(RESUME_RETRY_AFTER_S));
 		expect(await again.json()).toMatchObject({ error: 'resume_under_way' });
@@ -219,7 +205,7 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 		expect(done.json('FinVerify')[0]).toMatchObject({ clientId, status: 'analysis_complete' });
 		expect(waiting.legs(id)).toHaveLength(2); // waiting, then resumed once
 		// later retries get n8n's 409 for a finished execution
-		const late = await fetch(url, signed(final));
+		const late = await fetch(url, signedCallback(final));
 		expect(late.status).toBe(409);
 	});
 
@@ -362,7 +348,7 @@ describe('Start Journey, Wait for Completion until the service calls back', () =
 			).toEqual([200]);
 			const other = await fetch(
 				waiting.resumeUrl(id),
-				signed({
+				signedCallback({
 					event: 'aa_bsa_journey.status_changed',
 					client_id: 'aa_other',
 					status: 'expired',

@@ -6,15 +6,13 @@
  * in between would send), the customer completes it on the sandbox page, and Wait for Journey / Wait for
  * Session resumes the execution once, on the service's signed final callback.
  */
-import { createHmac } from 'node:crypto';
-
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { checkNodeOutput } from '../contract/outputSchemas.cjs';
 import { CREDENTIAL_REF, FINVERIFY_NODE, sandboxCredentials } from '../harness/index.cjs';
 import type { WorkflowJson } from '../harness/index.cjs';
 import type { WaitingStack } from './support.cjs';
-import { withWaitingExecutions } from './support.cjs';
+import { signedCallback, withWaitingExecutions } from './support.cjs';
 
 let engine: WaitingStack['engine'];
 let sandbox: WaitingStack['sandbox'];
@@ -198,28 +196,18 @@ describe('Start Journey → (send the link) → Wait for Journey', () => {
 	test('a signed final callback about another journey leaves it waiting', async () => {
 		const first = await waiting.run(journeyInTwoSteps());
 		const id = first.executionId;
-		const body = JSON.stringify({
-			id: 'evt_other',
-			event: 'aa_bsa_journey.status_changed',
-			client_id: 'aa_not_this_one',
-			status: 'analysis_complete',
-			previous_status: 'data_fetched',
-			updated_at: new Date().toISOString(),
-			data: {},
-		});
-		const timestamp = Math.floor(Date.now() / 1000);
-		const signature = createHmac('sha256', 'sandbox-webhook-secret')
-			.update(`${timestamp}.${body}`)
-			.digest('hex');
-		const response = await fetch(waiting.resumeUrl(id), {
-			method: 'POST',
-			headers: {
-				'content-type': 'application/json',
-				'x-webhook-timestamp': String(timestamp),
-				'x-webhook-signature': `sha256=${signature}`,
-			},
-			body,
-		});
+		const response = await fetch(
+			waiting.resumeUrl(id),
+			signedCallback({
+				id: 'evt_other',
+				event: 'aa_bsa_journey.status_changed',
+				client_id: 'aa_not_this_one',
+				status: 'analysis_complete',
+				previous_status: 'data_fetched',
+				updated_at: new Date().toISOString(),
+				data: {},
+			}),
+		);
 		expect(response.status).toBe(200);
 		expect(await response.json()).toMatchObject({ ignored: true });
 		expect(waiting.status(id)).toBe('waiting');

@@ -825,7 +825,7 @@ describe('Get Director by DIN', () => {
 	],
 	[
 		9,
-		"the documentation: the operation's section and row in docs/operations.md, the README's row",
+		"the documentation: the operation's section and row in docs/operations.md, the README's row, its decision facts in docs/output.md",
 		(copy) => {
 			copy.insertBefore(
 				'docs/operations.md',
@@ -838,6 +838,33 @@ describe('Get Director by DIN', () => {
 				'### Get Director by DIN\n\nResource / operation values: `company` / `getDirectorByDin`.\n\n' +
 					'`POST corporate/din-lookup`. **DIN** (8 digits) is checked before sending.\n\n',
 			);
+			// Decision: its facts, its adverse facts (their kinds and source) and version 3's fields in output.md
+			const output = 'docs/output.md';
+			copy.insertBefore(
+				output,
+				'| Get ITR Data | the returns list',
+				"| Get Director by DIN | the DIN's status (Active, Disqualified or Deactivated; another word is unknown), the companies the director is on the board of | `disqualified`: true, false, null (status unknown) |\n",
+			);
+			copy.insertBefore(
+				output,
+				'| Get ITR Data | each outstanding demand',
+				'| Get Director by DIN | a director disqualified under section 164 of the Companies Act, 2013 (its clause and end date where stated); a deactivated DIN | `Director: disqualified under section 164(2)(a) of the Companies Act, 2013 until 31 October 2027` |\n',
+			);
+			copy.replace(
+				output,
+				'`entity`, `itr`, `bankStatement` |',
+				'`entity`, `director`, `itr`, `bankStatement` |',
+			);
+			copy.replace(
+				output,
+				'`taxDemand`, `noCurrentEmployer` |',
+				'`taxDemand`, `noCurrentEmployer`, `directorDisqualified`, `dinDeactivated` |',
+			);
+			copy.insertBefore(
+				output,
+				'| employment.getEpfoRecord | `decisionReady`',
+				'| company.getDirectorByDin | `decisionReady`, `incomplete`, `adverse`, `disqualified`, `status`, `designation`, `companyCount`, `disqualifiedUntil`, `din`, `name` |\n',
+			);
 			copy.insertBefore(
 				'README.md',
 				' · [Get Entity by PAN](',
@@ -845,6 +872,70 @@ describe('Get Director by DIN', () => {
 			);
 		},
 	],
+];
+
+const OPERATION_FILE = 'nodes/FinVerify/actions/company/getDirectorByDin.operation.ts';
+const DECLARATIONS_TEST = 'test/unit/operationDeclarations.test.cts';
+
+/**
+ * The recipe's **Decision** pieces, each left out alone (edits undoing what the steps wrote), the unit test
+ * that must then fail, and the words its failure must say: the operation and the missing piece.
+ */
+const LEFT_OUT: Array<{
+	piece: string;
+	edits: Array<[file: string, from: string, to: string]>;
+	test: string;
+	says: RegExp;
+}> = [
+	{
+		piece: 'the decider export',
+		edits: [[OPERATION_FILE, 'export const decider: Decider = DIRECTOR_DECIDER;\n', '']],
+		test: DECLARATIONS_TEST,
+		says: /company\.getDirectorByDin offers Incomplete Answers but declares no decider: export `decider`/,
+	},
+	{
+		piece: "the entry in configuredOutputs's list",
+		edits: [['nodes/FinVerify/FinVerify.node.ts', "\t\t'company.getDirectorByDin',\n", '']],
+		test: DECLARATIONS_TEST,
+		says: /company\.getDirectorByDin declares a decider but the node's outputs do not list it: add 'company\.getDirectorByDin' to `configuredOutputs`/,
+	},
+	{
+		piece: 'the decision view',
+		edits: [
+			[
+				OPERATION_FILE,
+				'{ simplified: DIRECTOR_VIEW, decision: DIRECTOR_DECISION_VIEW }',
+				'{ simplified: DIRECTOR_VIEW }',
+			],
+		],
+		test: DECLARATIONS_TEST,
+		says: /company\.getDirectorByDin declares a decider but no version 3 decision view: add `views\.decision`/,
+	},
+	{
+		piece: 'the decision fields (Output without Incomplete Answers)',
+		edits: [
+			[
+				OPERATION_FILE,
+				"import { decisionOutputFields } from '../common.descriptions';",
+				"import { outputModeFields } from '../common.descriptions';",
+			],
+			[OPERATION_FILE, '\t...decisionOutputFields,\n', '\t...outputModeFields,\n'],
+		],
+		test: DECLARATIONS_TEST,
+		says: /company\.getDirectorByDin declares a decider but does not offer Incomplete Answers: add `decisionOutputFields`/,
+	},
+	{
+		piece: 'the entry in V3_DECISION_FIELDS',
+		edits: [
+			[
+				'test/unit/simplifiedOrder.test.cts',
+				"\t'company.getDirectorByDin': [...VERDICT_ADVERSE, 'disqualified', 'status', 'designation'],\n",
+				'',
+			],
+		],
+		test: 'test/unit/simplifiedOrder.test.cts',
+		says: /company\.getDirectorByDin declares a decider but has no entry in V3_DECISION_FIELDS/,
+	},
 ];
 
 describe('adding an operation by the recipe (docs/ARCHITECTURE.md)', () => {
@@ -921,4 +1012,24 @@ describe('adding an operation by the recipe (docs/ARCHITECTURE.md)', () => {
 		});
 		expect(tests.out).toMatch(/Get Director by DIN/);
 	});
+
+	test.each(LEFT_OUT.map((c) => [c.piece, c] as const))(
+		'without %s, its check fails naming the operation and the piece',
+		async (_, { edits, test: file, says }) => {
+			const before = new Map(edits.map(([edited]) => [edited, copy.read(edited)]));
+			try {
+				for (const [edited, from, to] of edits) copy.replace(edited, from, to);
+				const run = await copy.run(process.execPath, [
+					'node_modules/jest/bin/jest.js',
+					file,
+					'--maxWorkers=1',
+					'--ci',
+				]);
+				expect(run.code).toBe(1);
+				expect(run.out).toMatch(says);
+			} finally {
+				for (const [edited, text] of before) copy.write(edited, text);
+			}
+		},
+	);
 });

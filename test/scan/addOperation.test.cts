@@ -1,10 +1,13 @@
 /**
  * docs/ARCHITECTURE.md's "Adding an operation", followed step by step on a copy of the repository: the Company
- * resource gains *Get Director by DIN* (`POST corporate/din-lookup`). Each step below writes what the recipe's step
- * of the same number says, in the files it names, and nothing else; then, in the copy, the type check, the whole
- * unit project (which holds every table keyed by operation) and the resource's integration suite run and pass.
- * A table the recipe does not name, or a step it leaves out, fails here before it bites a contributor: keep the
- * recipe and these steps together.
+ * resource gains *Get Director by DIN* (`POST corporate/din-lookup`), a decision operation (a lender checks a
+ * director: the DIN's status, a disqualification under section 164 is adverse), so it takes the steps marked
+ * **Decision** too. Each step below writes what the recipe's step of the same number says, in the files it names,
+ * and nothing else; then, in the copy, the type check, the whole unit project (which holds every table keyed by
+ * operation) and the resource's integration suite run and pass, the version 3 fixture's items leaving on
+ * Complete, Incomplete and Failed. Then each **Decision** piece is left out alone and the unit test that must
+ * fail names the operation and the piece. A table the recipe does not name, or a step it leaves out, fails here
+ * before it bites a contributor: keep the recipe and these steps together.
  *
  * Minutes of tsc and jest in a fresh folder (no transform cache), so it is in the scan step.
  */
@@ -286,7 +289,10 @@ const displayOptions = { show: { resource: ['company'], operation: ['getDirector
 export const description = updateDisplayOptions(displayOptions, properties);
 
 /** Its Simplified item: what it picks from the Normalized record (helpers/normalize/simplified.ts). */
-export const views: SimplifiedViews = { simplified: DIRECTOR_VIEW, decision: DIRECTOR_DECISION_VIEW };
+export const views: SimplifiedViews = {
+	simplified: DIRECTOR_VIEW,
+	decision: DIRECTOR_DECISION_VIEW,
+};
 
 /** What its decision rests on (helpers/normalize/decision.ts): it offers Incomplete Answers. */
 export const decider: Decider = DIRECTOR_DECIDER;
@@ -459,7 +465,11 @@ export function directorAdverse(record: IDataObject): AdverseFact[] {
 		];
 	}
 	if (words === 'deactivated')
-		return [fact('director', 'dinDeactivated', \`DIN deactivated (status '\${status}')\`, { figure: status })];
+		return [
+			fact('director', 'dinDeactivated', \`DIN deactivated (status '\${status}')\`, {
+				figure: status,
+			}),
+		];
 	return [];
 }
 `,
@@ -693,7 +703,9 @@ test('the decider: ready on a known status and directorships, unknown in words, 
 	});
 	expect(
 		decide('company.getDirectorByDin', answer({ status: 'Deactivated' })).adverse,
-	).toMatchObject([{ kind: 'dinDeactivated', text: "Director: DIN deactivated (status 'Deactivated')" }]);
+	).toMatchObject([
+		{ kind: 'dinDeactivated', text: "Director: DIN deactivated (status 'Deactivated')" },
+	]);
 });
 `,
 			);
@@ -904,8 +916,8 @@ const LEFT_OUT: Array<{
 		edits: [
 			[
 				OPERATION_FILE,
-				'{ simplified: DIRECTOR_VIEW, decision: DIRECTOR_DECISION_VIEW }',
-				'{ simplified: DIRECTOR_VIEW }',
+				'\tsimplified: DIRECTOR_VIEW,\n\tdecision: DIRECTOR_DECISION_VIEW,\n',
+				'\tsimplified: DIRECTOR_VIEW,\n',
 			],
 		],
 		test: DECLARATIONS_TEST,
@@ -1004,6 +1016,8 @@ describe('adding an operation by the recipe (docs/ARCHITECTURE.md)', () => {
 			'--verbose',
 		]);
 		const summary = /^Tests:.*$/m.exec(tests.out)?.[0];
+		// the figure a report quotes: how many tests ran in the copy
+		console.log(`recipe copy: ${summary ?? 'no summary'}`);
 		const failed = [...tests.out.matchAll(/^\s+● (.*)$/gm)].map((m) => m[1]);
 		expect({ code: tests.code, summary, failed }).toEqual({
 			code: 0,

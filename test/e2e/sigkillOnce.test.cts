@@ -31,7 +31,7 @@ jest.setTimeout(3_600_000);
 
 const PER_ROUND = Number(process.env.SIGKILL_ONCE_DELIVERIES ?? 40);
 const IN_FLIGHT = 15;
-const ROUNDS = Number(process.env.SIGKILL_ONCE_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.SIGKILL_ONCE_ROUNDS ?? 4);
 
 let stack: N8nStack;
 let wf: Workflow;
@@ -170,6 +170,8 @@ interface Round {
 	killAfterMs: number;
 	answered: number;
 	unansweredAtKill: number;
+	/** answered 200 before the kill, not marked done at it: what only the Retry of crashed executions recovers when not re-sent */
+	answeredCutOff: number;
 	resent: number;
 	crashed: number;
 	failedRetries: number;
@@ -191,6 +193,12 @@ async function round(variant: 'unanswered' | 'everything', n: number): Promise<R
 	})();
 	const answeredFirst = await stream(deliveries, () => killed);
 	await killer;
+	// answered 200 before the kill and not marked done at it: cut off mid-workflow (n8n answers on start)
+	const marksAtKill = doneMarks();
+	const cutOff = deliveries.filter((d) => {
+		const key = keyOf.get(d.id);
+		return answeredFirst.has(d.id) && !(key !== undefined && marksAtKill.has(doneHash(key)));
+	}).length;
 	const unanswered = deliveries.filter((d) => !answeredFirst.has(d.id));
 	await stack.restartN8n();
 	await waitForWebhook(url(), 'the trigger after the SIGKILL');
@@ -214,6 +222,7 @@ async function round(variant: 'unanswered' | 'everything', n: number): Promise<R
 		killAfterMs,
 		answered: answered.length,
 		unansweredAtKill: unanswered.length,
+		answeredCutOff: cutOff,
 		resent: toResend.length,
 		crashed: recovery.crashed,
 		failedRetries: recovery.failedRetries.length,

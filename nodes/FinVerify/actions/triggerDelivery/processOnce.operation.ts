@@ -114,8 +114,11 @@ export function read(this: IExecuteFunctions, itemIndex: number): ProcessOnceReq
 }
 
 /**
- * Records the item's delivery key in n8n's deduplication store (the database record n8n's Remove Duplicates
- * node keeps, scoped to this node) and passes the item on only when the key was not there before. The store
+ * When Marked Processed: passes the item on when its delivery is neither done (recorded by Mark Processed) nor
+ * claimed by an execution still running in this process, and claims it (completion.ts).
+ *
+ * On Arrival: records the item's delivery key in n8n's deduplication store (the database record n8n's Remove
+ * Duplicates node keeps, scoped to this node) and passes the item on only when the key was not there before. The store
  * reads the node's record, adds the key and writes it back without a transaction; calls of one workflow's
  * node are therefore made one at a time in this process (helpers/exclusive.ts), so concurrent executions
  * neither lose a key nor both create the record. Sends nothing to the service.

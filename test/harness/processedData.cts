@@ -105,8 +105,26 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		return output;
 	}
 
-	async removeProcessed(): Promise<void> {
-		throw new Error('not modelled');
+	/** n8n's removal in mode `entries`: reads the row (none: nothing to do), drops each value's hash, writes it back. */
+	async removeProcessed(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<void> {
+		this.calls++;
+		if (options.mode !== 'entries') throw new Error(`mode ${options.mode} is not modelled here`);
+		const rowKey = `${contextData.workflow.id}\n${contextOf(scope, contextData)}`;
+		await databaseStep(); // SELECT
+		const stored = this.rows.get(rowKey);
+		if (!stored) return;
+		const row = { mode: stored.mode, data: [...stored.data] };
+		for (const value of items.map(hash)) {
+			const index = row.data.indexOf(value);
+			if (index !== -1) row.data.splice(index, 1);
+		}
+		await databaseStep(); // UPDATE
+		this.rows.set(rowKey, row);
 	}
 
 	async clearAllProcessedItems(): Promise<void> {

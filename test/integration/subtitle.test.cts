@@ -13,6 +13,7 @@ test.each([
 	['company', 'getByCin', 'Company · Get by CIN'],
 	['creditReport', 'getCommercialReport', 'Credit Report · Get Commercial Report'],
 	['apiRequest', 'send', 'Custom API Call · Send'],
+	['triggerDelivery', 'markProcessed', 'Trigger Delivery · Mark Processed'],
 	['triggerDelivery', 'processOnce', 'Trigger Delivery · Process Once'],
 	['company', 'noSuchOperation', 'noSuchOperation'],
 ])('%s / %s reads "%s"', (resource, operation, expected) => {

@@ -120,6 +120,7 @@ const TOOL_TEXT: Record<string, RegExp[]> = {
 	'incomeTaxReturn.getData': [/ITR data/],
 	'incomeTaxReturn.resetPortalPassword': [/^Reset/, /portal password/],
 	'incomeTaxReturn.startAnalysis': [/^Start/, /ITR analysis/],
+	'triggerDelivery.markProcessed': [/^Mark/, /processed/],
 	'triggerDelivery.processOnce': [/new deliveries/],
 	'apiRequest.send': [/any endpoint/],
 };

@@ -151,6 +151,7 @@ describe('an operation declares itself', () => {
 			'bankStatementJourney.wait',
 			'collectionSession.wait',
 			'triggerDelivery.processOnce',
+			'triggerDelivery.markProcessed',
 			'apiRequest.send',
 		])
 			expect(SIMPLIFIED_OPERATIONS).not.toContain(key);

@@ -15,7 +15,7 @@ type NodeMap = {
 		| 'confirmPasswordReset';
 	bankStatementJourney: 'start' | 'getStatus' | 'getStatementResult' | 'getAnalysis' | 'wait';
 	collectionSession: 'create' | 'wait';
-	triggerDelivery: 'processOnce';
+	triggerDelivery: 'markProcessed' | 'processOnce';
 	apiRequest: 'send';
 };
 

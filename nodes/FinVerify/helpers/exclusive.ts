@@ -3,7 +3,7 @@
  * task passed before it with the same key has settled (resolved or rejected). Tasks of other keys are not
  * held back. Nothing is kept for a key once its last task settled, so the map holds only keys in use.
  *
- * Process Once (actions/triggerDelivery/processOnce.operation.ts) runs n8n's deduplication store through it:
+ * Process Once and Mark Processed (actions/triggerDelivery/) run n8n's deduplication store through it:
  * that store reads a node's record, adds keys and writes it back with no transaction, so two executions
  * calling it at once lose one's keys or both try to create the record. Serialised here, each call sees the
  * one before it. It holds within one process only (one n8n in regular mode); workers of queue mode each have

@@ -1,9 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as markProcessed from './markProcessed.operation';
 import * as processOnce from './processOnce.operation';
 import { defineOperation } from '../operation';
 
 export const operations = {
+	markProcessed: defineOperation(markProcessed),
 	processOnce: defineOperation(processOnce),
 };
 
@@ -16,6 +18,13 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['triggerDelivery'] } },
 		options: [
 			{
+				name: 'Mark Processed',
+				value: 'markProcessed',
+				description:
+					'Record a delivery as done at the end of the workflow, for Process Once set to Mark as Processed: When Marked Processed; passes it on only the first time',
+				action: 'Mark a delivery as processed',
+			},
+			{
 				name: 'Process Once',
 				value: 'processOnce',
 				description:
@@ -25,5 +34,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'processOnce',
 	},
+	...markProcessed.description,
 	...processOnce.description,
 ];

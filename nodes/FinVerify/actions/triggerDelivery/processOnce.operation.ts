@@ -1,13 +1,9 @@
-import type {
-	DeduplicationHelperFunctions,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runExclusive } from '../../helpers/exclusive';
-import { assertDeliveryKey, assertPositiveInteger } from '../../helpers/validation';
+import { assertDeliveryKey, assertOneOf, assertPositiveInteger } from '../../helpers/validation';
+import { claim, recordContext } from './completion';
 
 /** Delivery keys n8n keeps per node by default: as many as n8n's Remove Duplicates node keeps. */
 export const DEFAULT_HISTORY_SIZE = 10_000;
@@ -19,6 +15,36 @@ export const DEFAULT_HISTORY_SIZE = 10_000;
  */
 export const MAX_HISTORY_SIZE = 20_000;
 
+/** When a delivery counts as processed: when it passes (as before 0.2.0), or when Mark Processed records it. */
+export const MARK_MODES = ['onArrival', 'whenMarked'] as const;
+export type MarkMode = (typeof MARK_MODES)[number];
+
+/** Deliveries Remembered, shared by Process Once and Mark Processed. */
+export const historySizeField: INodeProperties = {
+	displayName: 'Deliveries Remembered',
+	name: 'historySize',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_HISTORY_SIZE },
+	default: DEFAULT_HISTORY_SIZE,
+	description:
+		'How many delivery keys n8n keeps for this node in its database (at most 20,000); past that the oldest are forgotten',
+	hint: "n8n reads and writes the whole list for every delivery: keep it to what the service's retries and replays can reach",
+};
+
+/** Deliveries Remembered of an item, at most MAX_HISTORY_SIZE. */
+export function readHistorySize(fn: IExecuteFunctions, itemIndex: number): number {
+	const ctx = { node: fn.getNode(), itemIndex };
+	// a workflow saved when the maximum was 1,000,000 keeps running, at the maximum
+	return Math.min(
+		MAX_HISTORY_SIZE,
+		assertPositiveInteger(
+			ctx,
+			fn.getNodeParameter('historySize', itemIndex, DEFAULT_HISTORY_SIZE),
+			'Deliveries Remembered',
+		),
+	);
+}
+
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -28,15 +54,35 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	{
-		displayName: 'Deliveries Remembered',
-		name: 'historySize',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_HISTORY_SIZE },
-		default: DEFAULT_HISTORY_SIZE,
-		description:
-			'How many delivery keys n8n keeps for this node in its database (at most 20,000); past that the oldest are forgotten',
-		hint: "n8n reads and writes the whole list for every delivery: keep it to what the service's retries and replays can reach",
+		displayName: 'Mark as Processed',
+		name: 'markProcessed',
+		type: 'options',
+		options: [
+			{
+				name: 'On Arrival',
+				value: 'onArrival',
+				description:
+					'The key is recorded when the delivery passes: a crash of n8n while the workflow runs loses that delivery',
+			},
+			{
+				name: 'When Marked Processed',
+				value: 'whenMarked',
+				description:
+					'The key is recorded by Trigger Delivery · Mark Processed at the end of the workflow: a delivery whose execution crashed passes again',
+			},
+		],
+		default: 'onArrival',
+		description: 'When a delivery counts as processed, so that a repeat of it is dropped',
 	},
+	{
+		displayName:
+			'End the workflow with Trigger Delivery · Mark Processed, with the same Deliveries Remembered. Repeats are dropped while the first is on its way and once it is marked; the steps in between may run again after a crash, so make them safe to repeat',
+		name: 'markProcessedNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { markProcessed: ['whenMarked'] } },
+	},
+	historySizeField,
 ];
 
 const displayOptions = { show: { resource: ['triggerDelivery'], operation: ['processOnce'] } };
@@ -46,6 +92,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 interface ProcessOnceRequest {
 	deliveryKey: string;
 	historySize: number;
+	markProcessed: MarkMode;
 	item: INodeExecutionData;
 }
 
@@ -54,61 +101,53 @@ export function read(this: IExecuteFunctions, itemIndex: number): ProcessOnceReq
 	const item = this.getInputData()[itemIndex];
 	return {
 		deliveryKey: assertDeliveryKey(ctx, item.json.deliveryKey),
-		// a workflow saved when the maximum was 1,000,000 keeps running, at the maximum
-		historySize: Math.min(
-			MAX_HISTORY_SIZE,
-			assertPositiveInteger(
-				ctx,
-				this.getNodeParameter('historySize', itemIndex, DEFAULT_HISTORY_SIZE),
-				'Deliveries Remembered',
-			),
+		historySize: readHistorySize(this, itemIndex),
+		// saved before the choice existed: on arrival, as then
+		markProcessed: assertOneOf(
+			ctx,
+			this.getNodeParameter('markProcessed', itemIndex, 'onArrival'),
+			'Mark as Processed',
+			MARK_MODES,
 		),
 		item,
 	};
 }
 
 /**
- * Records the item's delivery key in n8n's deduplication store (the database record n8n's Remove Duplicates
- * node keeps, scoped to this node) and passes the item on only when the key was not there before. The store
+ * When Marked Processed: passes the item on when its delivery is neither done (recorded by Mark Processed) nor
+ * claimed by an execution still running in this process, and claims it (completion.ts).
+ *
+ * On Arrival: records the item's delivery key in n8n's deduplication store (the database record n8n's Remove
+ * Duplicates node keeps, scoped to this node) and passes the item on only when the key was not there before. The store
  * reads the node's record, adds the key and writes it back without a transaction; calls of one workflow's
  * node are therefore made one at a time in this process (helpers/exclusive.ts), so concurrent executions
  * neither lose a key nor both create the record. Sends nothing to the service.
  */
 export async function execute(
 	this: IExecuteFunctions,
-	{ deliveryKey, historySize, item }: ProcessOnceRequest,
+	{ deliveryKey, historySize, markProcessed, item }: ProcessOnceRequest,
 	_policy: unknown,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const helpers = this.helpers as Partial<DeduplicationHelperFunctions>;
-	if (typeof helpers.checkProcessedAndRecord !== 'function') {
-		throw new NodeOperationError(
-			node,
-			'This n8n offers nodes no deduplication store, which Process Once keeps its delivery keys in',
-			{
-				itemIndex,
-				description:
-					"Process Once keeps its keys where n8n's Remove Duplicates node (version 2) keeps its own: use an n8n version that has that node.",
-			},
+	const record = recordContext(this, itemIndex, historySize, 'Process Once');
+	const pass = () => [{ json: item.json, ...(item.binary ? { binary: item.binary } : {}) }];
+	if (markProcessed === 'whenMarked') {
+		const outcome = await claim(
+			record,
+			deliveryKey,
+			this.getExecutionId(),
+			this.getMode() === 'retry',
 		);
+		return outcome === 'claimed' ? pass() : [];
 	}
-	const workflowId = this.getWorkflow().id;
-	if (!workflowId) {
-		throw new NodeOperationError(node, 'Save the workflow before running Process Once', {
-			itemIndex,
-			description: 'n8n keeps the delivery keys per saved workflow and node.',
-		});
-	}
+	const node = this.getNode();
 	const { new: fresh } = await runExclusive(
-		`${workflowId}\n${node.id}`,
+		`${record.workflowId}\n${node.id}`,
 		async () =>
-			await helpers.checkProcessedAndRecord!([deliveryKey], 'node', {
+			await record.store.checkProcessedAndRecord([deliveryKey], 'node', {
 				mode: 'entries',
 				maxEntries: historySize,
 			}),
 	);
-	return fresh.length > 0
-		? [{ json: item.json, ...(item.binary ? { binary: item.binary } : {}) }]
-		: [];
+	return fresh.length > 0 ? pass() : [];
 }

@@ -31,8 +31,9 @@ jest.setTimeout(3_600_000);
 
 const PER_ROUND = Number(process.env.SIGKILL_ONCE_DELIVERIES ?? 40);
 const IN_FLIGHT = 15;
-const ROUNDS = Number(process.env.SIGKILL_ONCE_ROUNDS ?? 4);
-const CONTROL_ROUNDS = Number(process.env.SIGKILL_ONCE_CONTROL_ROUNDS ?? 2);
+// npm test's rounds (about 2 minutes a round); the figures in docs/trigger.md came with 4 and 2
+const ROUNDS = Number(process.env.SIGKILL_ONCE_ROUNDS ?? 2);
+const CONTROL_ROUNDS = Number(process.env.SIGKILL_ONCE_CONTROL_ROUNDS ?? 1);
 
 let stack: N8nStack;
 /** The workflow the round runs on: the claim-until-finished one, or the On Arrival control. */
@@ -293,17 +294,20 @@ for (const variant of ['unanswered', 'everything'] as const)
 	});
 
 /**
- * The control, printed and not asserted (it is what the issue measured): the same schedule, the sender re-sending
- * everything, on the same workflow with Process Once *On Arrival*. Mark Processed still records what reached the
- * end, so "lost" is counted the same way.
+ * The control (what the issue measured): the same schedule, the sender re-sending everything, on the same workflow
+ * with Process Once *On Arrival*. Mark Processed still records what reached the end, so "lost" is counted the same
+ * way; that the count finds the deliveries On Arrival loses shows the assertions above can fail.
  */
-test(`control, ${CONTROL_ROUNDS} rounds: the same with Process Once On Arrival (figures printed, not asserted)`, async () => {
+test(`control, ${CONTROL_ROUNDS} rounds: the same with Process Once On Arrival loses answered deliveries`, async () => {
 	wf = onArrival;
 	try {
+		let lost = 0;
 		for (let n = 1; n <= CONTROL_ROUNDS; n++) {
 			const r = await round('control', n);
 			expect(r.answered).toBe(PER_ROUND);
+			lost += r.lost;
 		}
+		expect(lost).toBeGreaterThan(0);
 	} finally {
 		wf = claimUntilFinished;
 	}

@@ -2,6 +2,7 @@ import type {
 	DeduplicationHelperFunctions,
 	ICheckProcessedOptions,
 	IExecuteFunctions,
+	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -32,8 +33,8 @@ import { runExclusive } from '../../helpers/exclusive';
 export const DONE_PREFIX = 'finverify:done:';
 export const PROBE_PREFIX = 'finverify:probe:';
 
-/** Claims of this process: workflow id + "\n" + delivery key → the id of the execution holding it. */
-const claims = new Map<string, string>();
+/** Claims of this process: workflow id + "\n" + delivery key. */
+const claims = new Set<string>();
 
 /** How many keys are claimed in this process (for tests). */
 export function claimedKeys(): number {
@@ -91,7 +92,8 @@ export function recordContext(
 
 const lockKey = (workflowId: string) => `${workflowId}\nfinverify:completion`;
 const claimKey = (workflowId: string, deliveryKey: string) => `${workflowId}\n${deliveryKey}`;
-const options = (historySize: number): ICheckProcessedOptions => ({
+/** n8n's record of the newest `historySize` keys (what Remove Duplicates keeps). */
+export const options = (historySize: number): ICheckProcessedOptions => ({
 	mode: 'entries',
 	maxEntries: historySize,
 });
@@ -125,14 +127,13 @@ export type ClaimOutcome = 'claimed' | 'done' | 'inProgress';
 export async function claim(
 	record: RecordContext,
 	deliveryKey: string,
-	executionId: string,
 	retry: boolean,
 ): Promise<ClaimOutcome> {
 	const key = claimKey(record.workflowId, deliveryKey);
 	return await runExclusive(lockKey(record.workflowId), async () => {
 		if (!retry && claims.has(key)) return 'inProgress';
 		if (await isDone(record, deliveryKey)) return 'done';
-		claims.set(key, executionId);
+		claims.add(key);
 		return 'claimed';
 	});
 }
@@ -148,4 +149,9 @@ export async function markDone(record: RecordContext, deliveryKey: string): Prom
 		claims.delete(claimKey(record.workflowId, deliveryKey));
 		return found.new.length > 0;
 	});
+}
+
+/** The item passed on as it came (its binary data too): what Process Once and Mark Processed let through. */
+export function passOn(item: INodeExecutionData): INodeExecutionData[] {
+	return [{ json: item.json, ...(item.binary ? { binary: item.binary } : {}) }];
 }

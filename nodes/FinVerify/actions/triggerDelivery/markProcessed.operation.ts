@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertDeliveryKey } from '../../helpers/validation';
-import { markDone, recordContext } from './completion';
+import { markDone, passOn, recordContext } from './completion';
 import { historySizeField, readHistorySize } from './processOnce.operation';
 
 const properties: INodeProperties[] = [
@@ -65,5 +65,5 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const record = recordContext(this, itemIndex, historySize, 'Mark Processed');
 	const first = await markDone(record, deliveryKey);
-	return first ? [{ json: item.json, ...(item.binary ? { binary: item.binary } : {}) }] : [];
+	return first ? passOn(item) : [];
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runExclusive } from '../../helpers/exclusive';
 import { assertDeliveryKey, assertOneOf, assertPositiveInteger } from '../../helpers/validation';
-import { claim, recordContext } from './completion';
+import { claim, options, passOn, recordContext } from './completion';
 
 /** Delivery keys n8n keeps per node by default: as many as n8n's Remove Duplicates node keeps. */
 export const DEFAULT_HISTORY_SIZE = 10_000;
@@ -130,24 +130,15 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const record = recordContext(this, itemIndex, historySize, 'Process Once');
-	const pass = () => [{ json: item.json, ...(item.binary ? { binary: item.binary } : {}) }];
 	if (markProcessed === 'whenMarked') {
-		const outcome = await claim(
-			record,
-			deliveryKey,
-			this.getExecutionId(),
-			this.getMode() === 'retry',
-		);
-		return outcome === 'claimed' ? pass() : [];
+		const outcome = await claim(record, deliveryKey, this.getMode() === 'retry');
+		return outcome === 'claimed' ? passOn(item) : [];
 	}
 	const node = this.getNode();
 	const { new: fresh } = await runExclusive(
 		`${record.workflowId}\n${node.id}`,
 		async () =>
-			await record.store.checkProcessedAndRecord([deliveryKey], 'node', {
-				mode: 'entries',
-				maxEntries: historySize,
-			}),
+			await record.store.checkProcessedAndRecord([deliveryKey], 'node', options(historySize)),
 	);
-	return fresh.length > 0 ? pass() : [];
+	return fresh.length > 0 ? passOn(item) : [];
 }

@@ -15,6 +15,8 @@
  *
  * FinVerify Trigger:
  * - 1.2: Personal Data in Output (Masked by default); earlier versions output what they received.
+ * - 1.3: an accepted delivery is answered when its workflow has finished (n8n's "last node" answer), not when its
+ *   execution was created; a copy of it arriving before that answer is told to come back later (503).
  */
 
 /** The versions of the FinVerify node, oldest first, and the one a new node gets. */
@@ -61,6 +63,13 @@ export const resumesAreCapped = (version: number): boolean => version < 2;
 
 /** Search by Name fails an item nothing matches (NO_RESULTS, the Failed output) unless the option says otherwise. */
 export const searchFailsOnNothingFound = (version: number): boolean => version >= 3;
+
+/** The trigger's versions, oldest first, and the one a new trigger gets. */
+export const TRIGGER_VERSIONS = [1, 1.1, 1.2, 1.3];
+export const TRIGGER_DEFAULT_VERSION = 1.3;
+
+/** The trigger answers an accepted delivery when its workflow has finished (from 1.3), not when it started. */
+export const triggerAnswersWhenFinished = (version: number): boolean => version >= 1.3;
 
 /** The trigger's Personal Data in Output (masked by default), from its version 1.2. */
 export const triggerMasksPersonalData = (version: number): boolean => version >= 1.2;

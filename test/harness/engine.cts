@@ -152,11 +152,13 @@ export class Engine {
 			startNodeName?: string;
 			startItems?: INodeExecutionData[][];
 			executionId?: string;
+			/** The workflow's id (default 'test-workflow'). */
+			workflowId?: string;
 			/** Replaces parts of the additional data (e.g. webhookWaitingBaseUrl for resume URLs). */
 			additionalData?: Partial<IWorkflowExecuteAdditionalData>;
 		} = {},
 	): Promise<RunResult> {
-		const workflow = this.buildWorkflow(wf);
+		const workflow = this.buildWorkflow(wf, options.workflowId);
 		const startNode = options.startNodeName
 			? workflow.getNode(options.startNodeName)
 			: workflow.getStartNode();
@@ -172,6 +174,7 @@ export class Engine {
 		return await this.execute(wf, runExecutionData, {
 			mode: options.mode ?? 'manual',
 			executionId: options.executionId,
+			workflowId: options.workflowId,
 			additionalData: options.additionalData,
 		});
 	}
@@ -186,10 +189,11 @@ export class Engine {
 		options: {
 			mode?: WorkflowExecuteMode;
 			executionId?: string;
+			workflowId?: string;
 			additionalData?: Partial<IWorkflowExecuteAdditionalData>;
 		} = {},
 	): Promise<RunResult> {
-		const workflow = this.buildWorkflow(wf);
+		const workflow = this.buildWorkflow(wf, options.workflowId);
 		const executionId = options.executionId ?? String(++executionCounter);
 		const mode = options.mode ?? 'manual';
 		const hooks = new ExecutionLifecycleHooks(mode, executionId, {
@@ -244,7 +248,7 @@ export class Engine {
 			perCallStaticData?: boolean;
 		} = {},
 	): Promise<WebhookServer> {
-		const workflow = this.buildWorkflow(wf, 'webhook-workflow');
+		const workflow = this.buildWorkflow(wf, WEBHOOK_WORKFLOW_ID);
 		if (options.staticData) workflow.staticData = options.staticData;
 		const routes = new Map<string, { node: INode; webhookData: IWebhookData }>();
 		const runs: Array<Promise<RunResult>> = [];
@@ -374,7 +378,7 @@ export class Engine {
 					httpResponse: res,
 				} as never);
 				const callWorkflow = options.perCallStaticData
-					? this.buildWorkflow(wf, 'webhook-workflow')
+					? this.buildWorkflow(wf, WEBHOOK_WORKFLOW_ID)
 					: workflow;
 				if (options.perCallStaticData)
 					callWorkflow.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
@@ -394,19 +398,28 @@ export class Engine {
 				const response = await nodeType.webhook!.call(context);
 				const description = route.webhookData.webhookDescription;
 				const responseMode = field(route.node, description, 'responseMode', 'onReceived');
-				if (responseMode !== 'onReceived')
+				if (responseMode !== 'onReceived' && responseMode !== 'lastNode')
 					throw new Error(`responseMode "${String(responseMode)}" is not supported here`);
 				// as n8n 2.41 does: the execution is created first (WorkflowRunner.run), and only then does
 				// n8n answer an onReceived webhook the node did not answer itself; if creating fails, 500
 				if (response.workflowData) {
 					await options.createExecution?.();
-					runs.push(
-						this.run(wf, {
-							mode: 'webhook',
-							startNodeName: route.node.name,
-							startItems: response.workflowData,
-						}),
-					);
+					const execution = this.run(wf, {
+						// the same workflow as the webhook call's, as in n8n (Process Once and the trigger share keys by it)
+						workflowId: WEBHOOK_WORKFLOW_ID,
+						mode: 'webhook',
+						startNodeName: route.node.name,
+						startItems: response.workflowData,
+					});
+					runs.push(execution);
+					// lastNode: n8n answers once the workflow has finished, 500 "Error in workflow" when it failed
+					// (webhook-helpers.js); the trigger answers with no body (responseData noData)
+					if (responseMode === 'lastNode' && !res.headersSent) {
+						const run = await execution;
+						if (run.error) res.status(500).json({ message: 'Error in workflow' });
+						else res.status(Number(field(route.node, description, 'responseCode', 200))).end();
+						return;
+					}
 				}
 				// n8n saves the static data when it answers without error, unless the call started an execution
 				if (options.perCallStaticData && !response.workflowData)
@@ -470,6 +483,9 @@ export class Engine {
 		};
 	}
 }
+
+/** The id of a workflow served by serveWebhooks, its webhook calls and its executions alike. */
+const WEBHOOK_WORKFLOW_ID = 'webhook-workflow';
 
 function toResult(run: IRun, nodeExecutionOrder: string[]): RunResult {
 	const output = (nodeName: string, outputIndex = 0) => {

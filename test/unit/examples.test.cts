@@ -30,7 +30,7 @@ const DESCRIPTIONS: Record<string, INodeTypeDescription> = {
 	'n8n-nodes-finverify.finVerify': new FinVerify().description,
 	// the node attached to an AI Agent as a tool: n8n derives this type from `usableAsTool`, same parameters
 	'n8n-nodes-finverify.finVerifyTool': new FinVerify().description,
-	'n8n-nodes-finverify.finVerifyTrigger': new FinVerifyTrigger().description,
+	'n8n-nodes-finverify.finVerifyTrigger': new FinVerifyTrigger().getNodeType().description,
 };
 
 /** What n8n reports for one node, as the editor does after loading the workflow. */

@@ -48,7 +48,7 @@ test('the search finds each kind of timed pattern (the negative case)', () => {
 
 test.each([
 	['FinVerify', new FinVerify().description],
-	['FinVerify Trigger', new FinVerifyTrigger().description],
+	['FinVerify Trigger', new FinVerifyTrigger().getNodeType().description],
 	['FinVerify API credential', new FinVerifyApi()],
 ])('%s: no pattern for n8n to run before the node does', (_name, described) => {
 	expect(timedPatterns(described)).toEqual([]);

@@ -38,7 +38,7 @@ function asSearched(description: INodeTypeDescription, file: string): Searchable
 
 const finVerify = asSearched(new FinVerify().description, 'FinVerify/FinVerify.node.json');
 const trigger = asSearched(
-	new FinVerifyTrigger().description,
+	new FinVerifyTrigger().getNodeType().description,
 	'FinVerifyTrigger/FinVerifyTrigger.node.json',
 );
 /** A few of n8n's own entries, so results have something to be ranked against. */

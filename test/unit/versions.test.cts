@@ -20,6 +20,9 @@ import {
 	resumesAreCapped,
 	searchFailsOnNothingFound,
 	triggerMasksPersonalData,
+	triggerAnswersWhenFinished,
+	TRIGGER_DEFAULT_VERSION,
+	TRIGGER_VERSIONS,
 } from '../../nodes/shared/versions';
 
 const REPO = path.join(__dirname, '..', '..');
@@ -131,6 +134,11 @@ describe('what each version means', () => {
 		// a name nothing matches leaves on Failed, so no lead vanishes
 		expect(searchFailsOnNothingFound(3)).toBe(true);
 		expect(resumesAreCapped(3)).toBe(false);
+	});
+
+	test('the trigger answers when the workflow has finished from its version 1.3, the default', () => {
+		expect(TRIGGER_VERSIONS.map(triggerAnswersWhenFinished)).toEqual([false, false, false, true]);
+		expect(TRIGGER_DEFAULT_VERSION).toBe(TRIGGER_VERSIONS[TRIGGER_VERSIONS.length - 1]);
 	});
 
 	test('the trigger masks personal data from its version 1.2', () => {

@@ -1,4 +1,9 @@
 import {
+	isUnanswered,
+	markAnswered,
+	markUnanswered,
+	unansweredCount,
+	UNANSWERED_LIMIT_MS,
 	claimInProcess,
 	clearInProcess,
 	deliveryKey,
@@ -172,5 +177,49 @@ describe('in-process record (simultaneous copies on one process)', () => {
 		expect(claimInProcess(scope, keys[0], total, 3_600_000)).toBe(true);
 		clearInProcess(scope);
 		expect(inProcessRecordSize(scope)).toEqual({ entries: 0, bytes: 0 });
+	});
+});
+
+describe('version 1.3: deliveries whose sender is not answered yet', () => {
+	const scope = 'wf-unanswered:node:';
+	const t0 = 1_800_000_000_000;
+
+	test('accepted and not answered: a copy is "being processed"; answered: no longer', () => {
+		markUnanswered(scope, 'event:a', t0);
+		expect(isUnanswered(scope, 'event:a', t0 + 1000)).toBe(true);
+		expect(isUnanswered(scope, 'event:b', t0 + 1000)).toBe(false);
+		// the same key of another trigger is another delivery
+		expect(isUnanswered('wf-other:node:', 'event:a', t0 + 1000)).toBe(false);
+		markAnswered(scope, 'event:a');
+		expect(isUnanswered(scope, 'event:a', t0 + 2000)).toBe(false);
+	});
+
+	test('a sender that hung up: the entry ends after the limit, and old entries are dropped as new ones are checked', () => {
+		const before = unansweredCount();
+		markUnanswered(scope, 'event:hung-up', t0);
+		markUnanswered(scope, 'event:later', t0 + UNANSWERED_LIMIT_MS - 1);
+		expect(isUnanswered(scope, 'event:hung-up', t0 + UNANSWERED_LIMIT_MS - 1)).toBe(true);
+		expect(isUnanswered(scope, 'event:hung-up', t0 + UNANSWERED_LIMIT_MS)).toBe(false);
+		// the expired entry is gone, the later one stays
+		expect(unansweredCount()).toBe(before + 1);
+		expect(isUnanswered(scope, 'event:later', t0 + UNANSWERED_LIMIT_MS)).toBe(true);
+		markAnswered(scope, 'event:later');
+		expect(unansweredCount()).toBe(before);
+	});
+
+	test('accepted again (the first answered with an error, then re-sent): counted from the new time', () => {
+		markUnanswered(scope, 'event:again', t0);
+		markUnanswered(scope, 'event:again', t0 + UNANSWERED_LIMIT_MS);
+		expect(isUnanswered(scope, 'event:again', t0 + UNANSWERED_LIMIT_MS + 1000)).toBe(true);
+		markAnswered(scope, 'event:again');
+	});
+
+	test('unpublishing the workflow forgets its deliveries only', () => {
+		markUnanswered(scope, 'event:c', t0);
+		markUnanswered('wf-kept:node:', 'event:c', t0);
+		clearInProcess(scope);
+		expect(isUnanswered(scope, 'event:c', t0 + 1)).toBe(false);
+		expect(isUnanswered('wf-kept:node:', 'event:c', t0 + 1)).toBe(true);
+		markAnswered('wf-kept:node:', 'event:c');
 	});
 });

@@ -6,7 +6,9 @@ import { SESSION_FINAL_STATUSES, SESSION_STATUSES } from '../../../nodes/shared/
 import { JOURNEY_FINAL_STATUSES, JOURNEY_STATUSES } from '../../../nodes/shared/statuses';
 import codex from '../../../nodes/FinVerifyTrigger/FinVerifyTrigger.node.json';
 
-const node = new FinVerifyTrigger();
+const versioned = new FinVerifyTrigger();
+/** The version a new trigger gets. */
+const node = versioned.getNodeType();
 const { description } = node;
 const property = (name: string) => {
 	const found = description.properties.find((p) => p.name === name);
@@ -22,10 +24,8 @@ test('trigger conventions: names, group, no inputs, icons, credential', () => {
 		displayName: 'FinVerify Trigger',
 		group: ['trigger'],
 		inputs: [],
-		// 1.1 is 1 without n8n's per-delivery expression for a version-1 start node; 1.2 masks personal
-		// data by default (docs/trigger.md)
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		version: 1.3,
+		defaultVersion: 1.3,
 		icon: { light: 'file:../../icons/finverify.svg', dark: 'file:../../icons/finverify.dark.svg' },
 		credentials: [{ name: 'finVerifyApi', required: true }],
 	});
@@ -33,13 +33,36 @@ test('trigger conventions: names, group, no inputs, icons, credential', () => {
 	expect(codex.node).toBe('n8n-nodes-finverify.finVerifyTrigger');
 });
 
-test("one POST webhook answered on receipt, with an explicit responseData (never n8n's default body) that is a plain value, not an expression n8n would evaluate per delivery", () => {
-	expect(description.webhooks).toEqual([
+test('the versions: 1, 1.1 and 1.2 share one description, 1.3 (the default) its own', () => {
+	// 1.1 is 1 without n8n's per-delivery expression for a version-1 start node; 1.2 masks personal data by
+	// default; 1.3 answers when the workflow has finished (docs/trigger.md)
+	expect(versioned.description.defaultVersion).toBe(1.3);
+	expect(Object.keys(versioned.nodeVersions).map(Number).sort()).toEqual([1, 1.1, 1.2, 1.3]);
+	for (const v of [1, 1.1, 1.2])
+		expect(versioned.getNodeType(v).description.version).toEqual([1, 1.1, 1.2]);
+	// the same fields on every version (what differs by version is said by displayOptions)
+	expect(versioned.getNodeType(1).description.properties).toBe(description.properties);
+});
+
+test("one POST webhook: before 1.3 answered on receipt, with an explicit responseData (never n8n's default body) that is a plain value, not an expression n8n would evaluate per delivery", () => {
+	expect(versioned.getNodeType(1.2).description.webhooks).toEqual([
 		{
 			name: 'default',
 			httpMethod: 'POST',
 			responseMode: 'onReceived',
 			responseData: { received: true },
+			path: 'finverify',
+		},
+	]);
+});
+
+test("from 1.3 answered when the workflow has finished (n8n's last node answer), with no body: nothing of the workflow goes back to the sender", () => {
+	expect(description.webhooks).toEqual([
+		{
+			name: 'default',
+			httpMethod: 'POST',
+			responseMode: 'lastNode',
+			responseData: 'noData',
 			path: 'finverify',
 		},
 	]);
@@ -53,7 +76,7 @@ test('Personal Data in Output: from version 1.2 only, Masked by default', () => 
 });
 
 test('all three webhook lifecycle methods exist', () => {
-	expect(Object.keys(node.webhookMethods.default).sort()).toEqual([
+	expect(Object.keys(node.webhookMethods?.default ?? {}).sort()).toEqual([
 		'checkExists',
 		'create',
 		'delete',

@@ -138,6 +138,15 @@ export async function claim(
 	});
 }
 
+/**
+ * Frees the claim of a delivery whose execution ended in error, so the sender's re-send is processed: the FinVerify
+ * Trigger (version 1.3) calls it when n8n answered that delivery with an error (the workflow failed). The key is
+ * the trigger's deliveryKey, what Process Once claims by default.
+ */
+export function releaseClaim(workflowId: string, deliveryKey: string): void {
+	claims.delete(claimKey(workflowId, deliveryKey));
+}
+
 /** Mark Processed: records the key as done and releases its claim; true when it was not done before. */
 export async function markDone(record: RecordContext, deliveryKey: string): Promise<boolean> {
 	return await runExclusive(lockKey(record.workflowId), async () => {

@@ -40,6 +40,8 @@ let stack: N8nStack;
 let wf: Workflow;
 let claimUntilFinished: Workflow;
 let onArrival: Workflow;
+/** The claim-until-finished workflow with the trigger at version 1.3: the sender answered when the workflow finished. */
+let answerWhenFinished: Workflow;
 let counter: http.Server;
 /** delivery id → calls, per counter path */
 const calls = { step: new Map<string, number>(), done: new Map<string, number>() };
@@ -180,6 +182,8 @@ interface Round {
 	resent: number;
 	crashed: number;
 	failedRetries: number;
+	/** answered 200 and not marked done once the re-sends settled, before any Retry of crashed executions */
+	lostBeforeRecovery: number;
 	lost: number;
 	doneTwice: number;
 	stepRepeats: number;
@@ -187,7 +191,10 @@ interface Round {
 }
 const rounds: Round[] = [];
 
-async function round(variant: 'unanswered' | 'everything' | 'control', n: number): Promise<Round> {
+async function round(
+	variant: 'unanswered' | 'everything' | 'control' | 'finished',
+	n: number,
+): Promise<Round> {
 	const deliveries = Array.from({ length: PER_ROUND }, signedJourneyDelivery);
 	const killAfterMs = 2500 + Math.floor(Math.random() * 3500);
 	let killed = false;
@@ -208,10 +215,20 @@ async function round(variant: 'unanswered' | 'everything' | 'control', n: number
 	await stack.restartN8n();
 	await waitForWebhook(stack.triggerUrl(claimUntilFinished), 'the trigger after the SIGKILL');
 	await waitForWebhook(stack.triggerUrl(onArrival), 'the control trigger after the SIGKILL');
+	await waitForWebhook(
+		stack.triggerUrl(answerWhenFinished),
+		'the version 1.3 trigger after the SIGKILL',
+	);
 
-	const toResend = variant === 'unanswered' ? unanswered : deliveries;
+	const toResend = variant === 'everything' || variant === 'control' ? deliveries : unanswered;
 	const answeredAgain = await resend(toResend);
 	await settled();
+	const marksBeforeRecovery = doneMarks();
+	const lostBeforeRecovery = deliveries.filter((d) => {
+		const key = keyOf.get(d.id);
+		const ok = answeredFirst.has(d.id) || answeredAgain.has(d.id);
+		return ok && !(key !== undefined && marksBeforeRecovery.has(doneHash(key)));
+	}).length;
 	const recovery = await retryCrashed();
 	await settled();
 	await sleep(1000);
@@ -232,6 +249,7 @@ async function round(variant: 'unanswered' | 'everything' | 'control', n: number
 		resent: toResend.length,
 		crashed: recovery.crashed,
 		failedRetries: recovery.failedRetries.length,
+		lostBeforeRecovery,
 		lost: answered.filter((d) => !marked(d)).length,
 		doneTwice: deliveries.filter((d) => (calls.done.get(d.id) ?? 0) > 1).length,
 		stepRepeats: deliveries.reduce(
@@ -265,13 +283,25 @@ beforeAll(async () => {
 	) as Workflow;
 	onArrival.id = `${claimUntilFinished.id}A`;
 	onArrival.name = `${claimUntilFinished.name} (control: On Arrival)`;
+	// the same with the trigger at version 1.3 (answers when the workflow has finished)
+	answerWhenFinished = JSON.parse(
+		JSON.stringify(claimUntilFinished)
+			.replace(/e2e0a11c-5a7a-4e5e-9d0b-4e57a47d0c07/, 'e2e0a11c-5a7a-4e5e-9d0b-4e57a47d0c09')
+			.replace(/e2e0a11c-5a7a-4e5e-9d0b-4e57a47d0c17/, 'e2e0a11c-5a7a-4e5e-9d0b-4e57a47d0c19'),
+	) as Workflow;
+	answerWhenFinished.id = `${claimUntilFinished.id}F`;
+	answerWhenFinished.name = `${claimUntilFinished.name} (trigger 1.3: answered when finished)`;
+	for (const node of answerWhenFinished.nodes)
+		if (node.type === 'n8n-nodes-finverify.finVerifyTrigger') node.typeVersion = 1.3;
 	wf = claimUntilFinished;
-	await stack.importAll([claimUntilFinished, onArrival]);
+	await stack.importAll([claimUntilFinished, onArrival, answerWhenFinished]);
 	await stack.publish(claimUntilFinished.id);
 	await stack.publish(onArrival.id);
+	await stack.publish(answerWhenFinished.id);
 	await stack.start();
 	await waitForWebhook(url(), 'the trigger to be active');
 	await waitForWebhook(stack.triggerUrl(onArrival), 'the control trigger to be active');
+	await waitForWebhook(stack.triggerUrl(answerWhenFinished), 'the 1.3 trigger to be active');
 }, 900_000);
 
 afterAll(async () => {
@@ -292,6 +322,30 @@ for (const variant of ['unanswered', 'everything'] as const)
 			expect(r.markedNotDone).toBeLessThanOrEqual(r.crashed);
 		}
 	});
+
+/**
+ * Trigger 1.3: the sender is answered when the workflow has finished, and re-sends only what it was not answered
+ * 200. Nothing answered is lost before anyone retries a crashed execution (the Retry afterwards finds every
+ * delivery done and completes none twice). This is what holds on n8n 1.x, which answers version 1.2's deliveries
+ * before it stored their executions.
+ */
+test(`trigger 1.3, ${ROUNDS} rounds: answered when the workflow finished, the sender re-sending what it was not answered: 0 lost without any recovery, none twice`, async () => {
+	wf = answerWhenFinished;
+	try {
+		for (let n = 1; n <= ROUNDS; n++) {
+			const r = await round('finished', n);
+			expect(r.answered).toBe(PER_ROUND);
+			expect(r.lostBeforeRecovery).toBe(0);
+			expect(r.lost).toBe(0);
+			expect(r.failedRetries).toBe(0);
+			expect(r.doneTwice).toBe(0);
+			// answered only once finished: an answered delivery was never cut off by the kill
+			expect(r.answeredCutOff).toBe(0);
+		}
+	} finally {
+		wf = claimUntilFinished;
+	}
+});
 
 /**
  * The control (what the issue measured): the same schedule, the sender re-sending everything, on the same workflow

@@ -310,7 +310,16 @@ afterAll(async () => {
 	await new Promise((resolve) => counter?.close(resolve));
 });
 
-for (const variant of ['unanswered', 'everything'] as const)
+/**
+ * On n8n 1.x the trigger at 1.2 with a sender re-sending only what it was not answered is not promised (n8n 1.x
+ * answers deliveries it has not stored an execution for; docs/trigger.md): that variant runs on 2.x only, and
+ * `npm run test:n8n1` runs the others.
+ */
+const VARIANTS =
+	process.env.FINVERIFY_N8N_LINE === '1'
+		? (['everything'] as const)
+		: (['unanswered', 'everything'] as const);
+for (const variant of VARIANTS)
 	test(`${ROUNDS} rounds of ${PER_ROUND} deliveries ${IN_FLIGHT} in flight, n8n SIGKILLed mid-stream, the sender re-sending ${variant === 'unanswered' ? 'what it was not answered' : 'every delivery'}, crashed executions retried: every delivery answered 200 marked done, none processed to the end twice`, async () => {
 		for (let n = 1; n <= ROUNDS; n++) {
 			const r = await round(variant, n);

@@ -162,7 +162,9 @@ describe('nodes panel, search and documentation links', () => {
 	});
 
 	test("the nodes panel's FinVerify entry (n8n shows the trigger's description there) says what the node does", () => {
-		expect(new FinVerifyTrigger().getNodeType().description.description).toMatch(/^Verify people and businesses/);
+		expect(new FinVerifyTrigger().getNodeType().description.description).toMatch(
+			/^Verify people and businesses/,
+		);
 	});
 
 	test('one way to call any endpoint: the last resource is "Custom API Call" (n8n then adds no second one)', () => {

@@ -1,0 +1,139 @@
+/**
+ * How many resumes this n8n process lets into n8n at once (issue 44).
+ *
+ * Why: with n8n's defaults (no N8N_CONCURRENCY_PRODUCTION_LIMIT) n8n starts every resume it is handed at once, and on
+ * SQLite every resume's writes (the execution marked running, then saved when the run ends) queue for the one write
+ * connection; a write that waits longer than 60 s fails (`LockAcquireTimeoutError`), and a resume whose later write
+ * failed ends in error or stays `running` for good. A burst of 1,000 final callbacks within 50 s on a loaded machine
+ * left 15 in error and 16 stuck (docs/scaling.md).
+ *
+ * The gate: the node's resume URL, once a callback is final and will resume its execution, waits here for one of
+ * RESUMES_AT_ONCE slots before it hands the resume to n8n (webhook() returns its workflowData). Nothing is refused:
+ * a callback waits its turn, first come first served, and resumes its execution even if its caller has gone.
+ * A slot is freed when n8n answers the resume's caller (n8n 2.x answers once the execution is registered and marked
+ * running: its writes have gone through), or, for a caller that has gone (n8n's answer then never goes out), when a
+ * resume admitted after it was answered (n8n's writes are first in, first out) or after about twice the time recent
+ * resumes took to be answered (at least MIN_BLIND_MS, at most MAX_BLIND_MS). No slot is held longer than
+ * MAX_SLOT_MS. Pure: the clock and the timer are given (webhook.ts gives Date.now and setTimeout).
+ */
+
+/** Resumes handed to n8n and not yet answered, per n8n process. */
+export const RESUMES_AT_ONCE = 5;
+
+/** A slot whose caller has gone is freed after 2 × the recent answer time, within these bounds. */
+export const MIN_BLIND_MS = 500;
+export const MAX_BLIND_MS = 30_000;
+
+/** No slot is held longer than this, answered or not. */
+export const MAX_SLOT_MS = 60_000;
+
+/** The answer time assumed before any resume was answered. */
+const INITIAL_ANSWER_MS = 1_000;
+
+export type Schedule = (fn: () => void, ms: number) => { cancel(): void };
+
+export interface Slot {
+	/** n8n answered the resume's caller: the slot is freed, and so are older slots whose caller had gone. */
+	answered(): void;
+	/** The caller went away before n8n answered: the slot is freed after about twice the recent answer time. */
+	callerGone(): void;
+}
+
+interface Held {
+	seq: number;
+	admittedAt: number;
+	blind: boolean;
+	timers: Array<{ cancel(): void }>;
+}
+
+export class ResumeGate {
+	private readonly held = new Map<number, Held>();
+	private readonly queue: Array<(slot: Slot) => void> = [];
+	private seq = 0;
+	private answerMs = INITIAL_ANSWER_MS;
+
+	constructor(
+		private readonly capacity: number,
+		private readonly now: () => number,
+		private readonly schedule: Schedule,
+	) {}
+
+	/** Resolves with a slot once fewer than `capacity` resumes are under way (first come, first served). */
+	enter(): Promise<Slot> {
+		return new Promise((resolve) => {
+			this.queue.push(resolve);
+			this.admit();
+		});
+	}
+
+	/** Slots held and callbacks waiting for one (for tests and figures). */
+	get heldCount(): number {
+		return this.held.size;
+	}
+	get waitingCount(): number {
+		return this.queue.length;
+	}
+	/** The answer time the gate currently assumes (for tests). */
+	get recentAnswerMs(): number {
+		return this.answerMs;
+	}
+
+	/** How long a slot whose caller has gone is kept. */
+	blindMs(): number {
+		return Math.min(MAX_BLIND_MS, Math.max(MIN_BLIND_MS, 2 * this.answerMs));
+	}
+
+	private admit(): void {
+		while (this.held.size < this.capacity && this.queue.length > 0) {
+			const resolve = this.queue.shift()!;
+			const entry: Held = { seq: ++this.seq, admittedAt: this.now(), blind: false, timers: [] };
+			this.held.set(entry.seq, entry);
+			entry.timers.push(this.schedule(() => this.free(entry.seq), MAX_SLOT_MS));
+			resolve(this.slotFor(entry));
+		}
+	}
+
+	private slotFor(entry: Held): Slot {
+		let settled = false;
+		return {
+			answered: () => {
+				if (settled) return;
+				settled = true;
+				if (!this.held.has(entry.seq)) return;
+				const took = Math.max(0, this.now() - entry.admittedAt);
+				// a moving average, so one slow answer does not decide alone
+				this.answerMs = Math.round(0.8 * this.answerMs + 0.2 * took);
+				// n8n's writes are first in, first out: a resume admitted before this one whose caller has gone is done
+				for (const other of [...this.held.values()])
+					if (other.seq < entry.seq && other.blind) this.release(other);
+				this.free(entry.seq);
+			},
+			callerGone: () => {
+				if (settled) return;
+				settled = true;
+				if (!this.held.has(entry.seq)) return;
+				entry.blind = true;
+				entry.timers.push(this.schedule(() => this.free(entry.seq), this.blindMs()));
+			},
+		};
+	}
+
+	private release(entry: Held): void {
+		for (const timer of entry.timers) timer.cancel();
+		this.held.delete(entry.seq);
+	}
+
+	private free(seq: number): void {
+		const entry = this.held.get(seq);
+		if (entry) this.release(entry);
+		this.admit();
+	}
+}
+
+/** The gate of this n8n process (every FinVerify node's resume URL shares it). */
+export const resumeGate = new ResumeGate(RESUMES_AT_ONCE, Date.now, (fn, ms) => {
+	const timer = setTimeout(fn, ms);
+	// a held slot never keeps n8n's process alive on its own
+	(timer as { unref?: () => void }).unref?.();
+	return { cancel: () => clearTimeout(timer) };
+});

@@ -2,6 +2,7 @@ import {
 	MAX_BLIND_MS,
 	MAX_SLOT_MS,
 	MIN_BLIND_MS,
+	TICK_MS,
 	RESUMES_AT_ONCE,
 	ResumeGate,
 	resumeGate,
@@ -16,9 +17,7 @@ function gateOf(capacity: number) {
 		capacity,
 		() => now,
 		(fn, ms) => {
-			const timer = { at: now + ms, fn, cancelled: false };
-			timers.push(timer);
-			return { cancel: () => (timer.cancelled = true) };
+			timers.push({ at: now + ms, fn, cancelled: false });
 		},
 	);
 	const advance = async (ms: number) => {
@@ -51,6 +50,16 @@ function enterMany(gate: ResumeGate, n: number) {
 }
 
 describe('the resume gate (at most N resumes handed to n8n at once per process)', () => {
+	test('no timer runs while nothing waits for a slot', async () => {
+		const { gate, pending } = gateOf(2);
+		const admitted = enterMany(gate, 2);
+		await flush();
+		expect(admitted).toHaveLength(2);
+		expect(pending()).toBe(0);
+		enterMany(gate, 1);
+		expect(pending()).toBe(1);
+	});
+
 	test('the process gate lets a few resumes in at once', () => {
 		expect(RESUMES_AT_ONCE).toBeGreaterThanOrEqual(1);
 		expect(RESUMES_AT_ONCE).toBeLessThanOrEqual(10);
@@ -97,9 +106,10 @@ describe('the resume gate (at most N resumes handed to n8n at once per process)'
 		expect(gate.recentAnswerMs).toBe(1_200);
 		expect(gate.blindMs()).toBe(2_400);
 		admitted[1].slot.callerGone();
-		await advance(2_399);
+		// looked at every TICK_MS while a callback waits: freed at the first look after 2.4 s
+		await advance(2_250);
 		expect(admitted).toHaveLength(2);
-		await advance(1);
+		await advance(250);
 		expect(admitted).toHaveLength(3);
 	});
 
@@ -139,11 +149,12 @@ describe('the resume gate (at most N resumes handed to n8n at once per process)'
 		await flush();
 		await advance(MAX_SLOT_MS - 1);
 		expect(admitted).toHaveLength(1);
-		await advance(1);
+		await advance(TICK_MS);
 		expect(admitted).toHaveLength(2);
-		// the second one answered: its timers are cancelled, nothing keeps running
-		admitted[1].slot.answered();
+		// nothing waits any more: no timer runs
+		await advance(TICK_MS);
 		expect(pending()).toBe(0);
+		admitted[1].slot.answered();
 		expect(gate.heldCount).toBe(0);
 	});
 

@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 /**
  * How many resumes this n8n process lets into n8n at once (issue 44).
  *
@@ -14,7 +16,8 @@
  * running: its writes have gone through), or, for a caller that has gone (n8n's answer then never goes out), when a
  * resume admitted after it was answered (n8n's writes are first in, first out) or after about twice the time recent
  * resumes took to be answered (at least MIN_BLIND_MS, at most MAX_BLIND_MS). No slot is held longer than
- * MAX_SLOT_MS. Pure: the clock and the timer are given (webhook.ts gives Date.now and setTimeout).
+ * MAX_SLOT_MS. Times are checked when a callback enters or a slot is freed, and every TICK_MS while callbacks wait
+ * (no timer runs otherwise). The clock and the timer are given (the process gate: Date.now and n8n-workflow's sleep).
  */
 
 /** Resumes handed to n8n and not yet answered, per n8n process. */
@@ -30,7 +33,11 @@ export const MAX_SLOT_MS = 60_000;
 /** The answer time assumed before any resume was answered. */
 const INITIAL_ANSWER_MS = 1_000;
 
-export type Schedule = (fn: () => void, ms: number) => { cancel(): void };
+/** While callbacks wait for a slot, slots past their time are looked for this often. */
+export const TICK_MS = 250;
+
+/** Runs `fn` after `ms` (webhook.ts: n8n-workflow's sleep; the lint allows no timers of Node's own in nodes/). */
+export type Later = (fn: () => void, ms: number) => void;
 
 export interface Slot {
 	/** n8n answered the resume's caller: the slot is freed, and so are older slots whose caller had gone. */
@@ -42,8 +49,9 @@ export interface Slot {
 interface Held {
 	seq: number;
 	admittedAt: number;
+	/** When the slot is freed whatever happens (MAX_SLOT_MS; sooner once its caller has gone). */
+	until: number;
 	blind: boolean;
-	timers: Array<{ cancel(): void }>;
 }
 
 export class ResumeGate {
@@ -51,11 +59,12 @@ export class ResumeGate {
 	private readonly queue: Array<(slot: Slot) => void> = [];
 	private seq = 0;
 	private answerMs = INITIAL_ANSWER_MS;
+	private ticking = false;
 
 	constructor(
 		private readonly capacity: number,
 		private readonly now: () => number,
-		private readonly schedule: Schedule,
+		private readonly later: Later,
 	) {}
 
 	/** Resolves with a slot once fewer than `capacity` resumes are under way (first come, first served). */
@@ -84,12 +93,21 @@ export class ResumeGate {
 	}
 
 	private admit(): void {
+		const now = this.now();
+		for (const entry of [...this.held.values()]) if (entry.until <= now) this.held.delete(entry.seq);
 		while (this.held.size < this.capacity && this.queue.length > 0) {
 			const resolve = this.queue.shift()!;
-			const entry: Held = { seq: ++this.seq, admittedAt: this.now(), blind: false, timers: [] };
+			const entry: Held = { seq: ++this.seq, admittedAt: now, until: now + MAX_SLOT_MS, blind: false };
 			this.held.set(entry.seq, entry);
-			entry.timers.push(this.schedule(() => this.free(entry.seq), MAX_SLOT_MS));
 			resolve(this.slotFor(entry));
+		}
+		// callbacks still waiting: look again shortly (a slot's time may run out with no answer to free it)
+		if (this.queue.length > 0 && !this.ticking) {
+			this.ticking = true;
+			this.later(() => {
+				this.ticking = false;
+				this.admit();
+			}, TICK_MS);
 		}
 	}
 
@@ -105,35 +123,22 @@ export class ResumeGate {
 				this.answerMs = Math.round(0.8 * this.answerMs + 0.2 * took);
 				// n8n's writes are first in, first out: a resume admitted before this one whose caller has gone is done
 				for (const other of [...this.held.values()])
-					if (other.seq < entry.seq && other.blind) this.release(other);
-				this.free(entry.seq);
+					if (other.seq < entry.seq && other.blind) this.held.delete(other.seq);
+				this.held.delete(entry.seq);
+				this.admit();
 			},
 			callerGone: () => {
 				if (settled) return;
 				settled = true;
 				if (!this.held.has(entry.seq)) return;
 				entry.blind = true;
-				entry.timers.push(this.schedule(() => this.free(entry.seq), this.blindMs()));
+				entry.until = Math.min(entry.until, this.now() + this.blindMs());
 			},
 		};
-	}
-
-	private release(entry: Held): void {
-		for (const timer of entry.timers) timer.cancel();
-		this.held.delete(entry.seq);
-	}
-
-	private free(seq: number): void {
-		const entry = this.held.get(seq);
-		if (entry) this.release(entry);
-		this.admit();
 	}
 }
 
 /** The gate of this n8n process (every FinVerify node's resume URL shares it). */
 export const resumeGate = new ResumeGate(RESUMES_AT_ONCE, Date.now, (fn, ms) => {
-	const timer = setTimeout(fn, ms);
-	// a held slot never keeps n8n's process alive on its own
-	(timer as { unref?: () => void }).unref?.();
-	return { cancel: () => clearTimeout(timer) };
+	void sleep(ms).then(fn);
 });

@@ -365,25 +365,24 @@ async function resumeWith(
 	// are answered 503 (resumesUnderWay.ts)
 	const end = recordResume(executionId, Date.now());
 	const res = this.getResponseObject();
-	let slot: Slot | undefined;
-	let callerGone = false;
+	const gate: { slot?: Slot; callerGone: boolean } = { callerGone: false };
 	res.once('finish', () => {
 		// a 2xx: n8n took the resume (2.x: the execution ran; 1.x: answered before it runs). Any other answer:
 		// the resume failed and the execution may still wait, so the next callback must get through
 		if (res.statusCode >= 200 && res.statusCode < 300) markResumed(wait, Date.now());
 		end();
-		slot?.answered();
+		gate.slot?.answered();
 	});
 	res.once('close', () => {
 		// the caller went away before n8n answered (its timeout): n8n goes on with the resume all the same
 		if (res.writableFinished) return;
-		callerGone = true;
-		slot?.callerGone();
+		gate.callerGone = true;
+		gate.slot?.callerGone();
 	});
 	// at most RESUMES_AT_ONCE resumes handed to n8n at once by this process: this one waits its turn, and resumes
 	// its execution even if its caller has gone meanwhile (resumeGate.ts)
-	slot = await resumeGate.enter();
-	if (callerGone) slot.callerGone();
+	gate.slot = await resumeGate.enter();
+	if (gate.callerGone) gate.slot.callerGone();
 	return { workflowData: [output] };
 }
 

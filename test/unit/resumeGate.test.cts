@@ -1,6 +1,7 @@
 import {
 	MAX_BLIND_MS,
 	MAX_SLOT_MS,
+	MAX_WAITING,
 	MIN_BLIND_MS,
 	TICK_MS,
 	RESUMES_AT_ONCE,
@@ -60,7 +61,9 @@ describe('the resume gate (at most N resumes handed to n8n at once per process)'
 		expect(pending()).toBe(1);
 	});
 
-	test('the process gate lets a few resumes in at once', () => {
+	test('the process gate lets a few resumes in at once and a few more wait', () => {
+		expect(MAX_WAITING).toBeGreaterThanOrEqual(1);
+		expect(MAX_WAITING).toBeLessThanOrEqual(50);
 		expect(RESUMES_AT_ONCE).toBeGreaterThanOrEqual(1);
 		expect(RESUMES_AT_ONCE).toBeLessThanOrEqual(10);
 		expect(resumeGate.heldCount).toBe(0);
@@ -81,6 +84,28 @@ describe('the resume gate (at most N resumes handed to n8n at once per process)'
 		expect(admitted.map((a) => a.index)).toEqual([0, 1, 2, 3, 4]);
 		expect(gate.waitingCount).toBe(0);
 		expect(gate.heldCount).toBe(2);
+	});
+
+	test('tryEnter refuses once the slots are taken and maxWaiting callbacks wait; a freed slot makes room again', async () => {
+		const { gate } = gateOf(2);
+		const first = [gate.tryEnter(1), gate.tryEnter(1), gate.tryEnter(1)];
+		expect(first.every((p) => p !== undefined)).toBe(true);
+		expect(gate.tryEnter(1)).toBeUndefined();
+		expect(gate.waitingCount).toBe(1);
+		const slot = await first[0]!;
+		slot.answered();
+		await flush();
+		expect(gate.waitingCount).toBe(0);
+		expect(gate.tryEnter(1)).toBeDefined();
+		expect(gate.tryEnter(1)).toBeUndefined();
+	});
+
+	test('tryEnter with room never refuses, whatever maxWaiting', () => {
+		const { gate } = gateOf(3);
+		expect(gate.tryEnter(0)).toBeDefined();
+		expect(gate.tryEnter(0)).toBeDefined();
+		expect(gate.tryEnter(0)).toBeDefined();
+		expect(gate.tryEnter(0)).toBeUndefined();
 	});
 
 	test('an answer frees its own slot once: a second call frees nothing more', async () => {

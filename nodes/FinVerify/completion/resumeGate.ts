@@ -10,8 +10,10 @@ import { sleep } from 'n8n-workflow';
  * left 15 in error and 16 stuck (docs/scaling.md).
  *
  * The gate: the node's resume URL, once a callback is final and will resume its execution, waits here for one of
- * RESUMES_AT_ONCE slots before it hands the resume to n8n (webhook() returns its workflowData). Nothing is refused:
- * a callback waits its turn, first come first served, and resumes its execution even if its caller has gone.
+ * RESUMES_AT_ONCE slots before it hands the resume to n8n (webhook() returns its workflowData). A callback waits its
+ * turn, first come first served, and resumes its execution even if its caller has gone; when MAX_WAITING callbacks
+ * already wait, it is answered 503 with Retry-After and its execution keeps waiting for the service's next attempt
+ * or the reconciler (reconcile.ts).
  * A slot is freed when n8n answers the resume's caller (n8n 2.x answers once the execution is registered and marked
  * running: its writes have gone through), or, for a caller that has gone (n8n's answer then never goes out), when a
  * resume admitted after it was answered (n8n's writes are first in, first out) or after about twice the time recent
@@ -22,6 +24,16 @@ import { sleep } from 'n8n-workflow';
 
 /** Resumes handed to n8n and not yet answered, per n8n process. */
 export const RESUMES_AT_ONCE = 5;
+
+/**
+ * Most callbacks that wait for a slot per n8n process; a final callback beyond them is answered 503 with Retry-After
+ * and its execution keeps waiting (the service's next attempt or the reconciler resumes it). A waiting callback is
+ * not free: n8n holds an expression isolate for each callback while the node handles it (with n8n's default
+ * N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=false). Holding every callback of a burst instead (no such bound) took n8n to
+ * 16.5 GB within 10 minutes of a 1,000-callback burst, its own body reads timing out (2,123 of them), 0.7 resumes
+ * a second.
+ */
+export const MAX_WAITING = 10;
 
 /** A slot whose caller has gone is freed after 2 × the recent answer time, within these bounds. */
 export const MIN_BLIND_MS = 500;
@@ -66,6 +78,16 @@ export class ResumeGate {
 		private readonly now: () => number,
 		private readonly later: Later,
 	) {}
+
+	/**
+	 * A slot now or once fewer than `capacity` resumes are under way (first come, first served); undefined when
+	 * `capacity` are under way and `maxWaiting` callbacks already wait for one (the caller is asked to come back).
+	 */
+	tryEnter(maxWaiting: number): Promise<Slot> | undefined {
+		this.admit();
+		if (this.held.size >= this.capacity && this.queue.length >= maxWaiting) return undefined;
+		return this.enter();
+	}
 
 	/** Resolves with a slot once fewer than `capacity` resumes are under way (first come, first served). */
 	enter(): Promise<Slot> {

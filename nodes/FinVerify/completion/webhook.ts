@@ -31,7 +31,7 @@ import {
 	waitKey,
 	wasResumed,
 } from './resumesUnderWay';
-import { resumeGate } from './resumeGate';
+import { MAX_WAITING, resumeGate } from './resumeGate';
 import type { Slot } from './resumeGate';
 import {
 	claimReconcileLookup,
@@ -361,6 +361,10 @@ async function resumeWith(
 	// cost n8n nothing measurable per queued resume: never refused for capacity.
 	if (resumesAreCapped(this.getNode().typeVersion) && resumesAtCapacity(Date.now()))
 		return retryLater.call(this, 'busy', BUSY_MESSAGE);
+	// at most RESUMES_AT_ONCE resumes handed to n8n at once by this process, MAX_WAITING more waiting their turn;
+	// beyond them the callback is answered 503 and the execution keeps waiting (resumeGate.ts)
+	const entered = resumeGate.tryEnter(MAX_WAITING);
+	if (!entered) return retryLater.call(this, 'busy', BUSY_MESSAGE);
 	// n8n answers the caller (200, empty body) once the execution has resumed; until then its other callbacks
 	// are answered 503 (resumesUnderWay.ts)
 	const end = recordResume(executionId, Date.now());
@@ -379,9 +383,8 @@ async function resumeWith(
 		gate.callerGone = true;
 		gate.slot?.callerGone();
 	});
-	// at most RESUMES_AT_ONCE resumes handed to n8n at once by this process: this one waits its turn, and resumes
-	// its execution even if its caller has gone meanwhile (resumeGate.ts)
-	gate.slot = await resumeGate.enter();
+	// this one waits its turn, and resumes its execution even if its caller has gone meanwhile
+	gate.slot = await entered;
 	if (gate.callerGone) gate.slot.callerGone();
 	return { workflowData: [output] };
 }

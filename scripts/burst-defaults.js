@@ -45,7 +45,9 @@ for (const sender of senders) {
 		},
 	);
 	const status = run.status ?? 1;
-	results.push(`${sender}: ${status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+	results.push(
+		`${sender}: ${status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`,
+	);
 	if (status !== 0 && exitCode === 0) exitCode = status;
 }
 console.log(`=== burst on n8n's defaults: ${results.join('; ')}`);

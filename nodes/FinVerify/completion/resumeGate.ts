@@ -116,10 +116,16 @@ export class ResumeGate {
 
 	private admit(): void {
 		const now = this.now();
-		for (const entry of [...this.held.values()]) if (entry.until <= now) this.held.delete(entry.seq);
+		for (const entry of [...this.held.values()])
+			if (entry.until <= now) this.held.delete(entry.seq);
 		while (this.held.size < this.capacity && this.queue.length > 0) {
 			const resolve = this.queue.shift()!;
-			const entry: Held = { seq: ++this.seq, admittedAt: now, until: now + MAX_SLOT_MS, blind: false };
+			const entry: Held = {
+				seq: ++this.seq,
+				admittedAt: now,
+				until: now + MAX_SLOT_MS,
+				blind: false,
+			};
 			this.held.set(entry.seq, entry);
 			resolve(this.slotFor(entry));
 		}

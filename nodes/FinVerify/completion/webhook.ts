@@ -31,6 +31,8 @@ import {
 	waitKey,
 	wasResumed,
 } from './resumesUnderWay';
+import { MAX_WAITING, resumeGate } from './resumeGate';
+import type { Slot } from './resumeGate';
 import {
 	claimReconcileLookup,
 	isReconcileRequest,
@@ -359,16 +361,31 @@ async function resumeWith(
 	// cost n8n nothing measurable per queued resume: never refused for capacity.
 	if (resumesAreCapped(this.getNode().typeVersion) && resumesAtCapacity(Date.now()))
 		return retryLater.call(this, 'busy', BUSY_MESSAGE);
+	// at most RESUMES_AT_ONCE resumes handed to n8n at once by this process, MAX_WAITING more waiting their turn;
+	// beyond them the callback is answered 503 and the execution keeps waiting (resumeGate.ts)
+	const entered = resumeGate.tryEnter(MAX_WAITING);
+	if (!entered) return retryLater.call(this, 'busy', BUSY_MESSAGE);
 	// n8n answers the caller (200, empty body) once the execution has resumed; until then its other callbacks
 	// are answered 503 (resumesUnderWay.ts)
 	const end = recordResume(executionId, Date.now());
 	const res = this.getResponseObject();
+	const gate: { slot?: Slot; callerGone: boolean } = { callerGone: false };
 	res.once('finish', () => {
 		// a 2xx: n8n took the resume (2.x: the execution ran; 1.x: answered before it runs). Any other answer:
 		// the resume failed and the execution may still wait, so the next callback must get through
 		if (res.statusCode >= 200 && res.statusCode < 300) markResumed(wait, Date.now());
 		end();
+		gate.slot?.answered();
 	});
+	res.once('close', () => {
+		// the caller went away before n8n answered (its timeout): n8n goes on with the resume all the same
+		if (res.writableFinished) return;
+		gate.callerGone = true;
+		gate.slot?.callerGone();
+	});
+	// this one waits its turn, and resumes its execution even if its caller has gone meanwhile
+	gate.slot = await entered;
+	if (gate.callerGone) gate.slot.callerGone();
 	return { workflowData: [output] };
 }
 

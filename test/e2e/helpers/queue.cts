@@ -48,6 +48,8 @@ interface PgClient {
 export class QueueStack {
 	cookie = '';
 	processes: QueueProcess[] = [];
+	/** Processes ended by killProcess/stopProcess, by name: restartWorker starts one again on its ports. */
+	private ended = new Map<string, QueueProcess>();
 	services: { pg?: Json; redis?: Json } = {};
 	db?: PgClient;
 	/** Seconds spent installing postgresql/redis-server (0 when they were there). */
@@ -210,8 +212,20 @@ export class QueueStack {
 		return this.startProcess(name, 'worker', this.ports.spare.pop() as number);
 	}
 
-	private async startProcess(name: string, role: QueueProcess['role'], port: number) {
-		const brokerPort = this.ports.spare.pop() as number;
+	/** Starts a worker ended by killProcess or stopProcess again, under its name and on its ports. */
+	async restartWorker(name: string): Promise<QueueProcess> {
+		const old = this.ended.get(name);
+		if (!old || old.role !== 'worker') throw new Error(`no ended worker ${name}`);
+		this.ended.delete(name);
+		return this.startProcess(name, 'worker', old.port, old.brokerPort);
+	}
+
+	private async startProcess(
+		name: string,
+		role: QueueProcess['role'],
+		port: number,
+		brokerPort = this.ports.spare.pop() as number,
+	) {
 		const p = (await q.startQueueProcess(this.runtime, this.env, {
 			name,
 			role,
@@ -229,6 +243,7 @@ export class QueueStack {
 		if (!p) throw new Error(`no process ${name}`);
 		await lib.stopGroup(p.child, { graceMs: 40000 });
 		this.processes = this.processes.filter((x) => x !== p);
+		this.ended.set(name, p);
 	}
 
 	/** SIGKILL a process group at once (a worker dying mid-run). */
@@ -237,6 +252,7 @@ export class QueueStack {
 		if (!p) throw new Error(`no process ${name}`);
 		lib.killGroupNow(p.child);
 		this.processes = this.processes.filter((x) => x !== p);
+		this.ended.set(name, p);
 	}
 
 	/** Which worker started each execution (from the workers' logs): execution id → worker name. */

@@ -124,8 +124,9 @@ export function inProcessRecordSize(scope: string): { entries: number; bytes: nu
  * Version 1.3 (answers when the workflow has finished): deliveries accepted in this process whose sender has not
  * been answered yet, scope + "\n" + key → accepted at (ms). A copy arriving meanwhile is told to come back later
  * instead of being acknowledged as a duplicate: were the first execution to crash or fail, a 200 to the copy
- * would lose the delivery. An entry ends with the answer; one whose sender hung up before it (n8n goes on with
- * the execution and cannot answer) ends after UNANSWERED_LIMIT_MS, after which a copy is a plain duplicate.
+ * would lose the delivery. An entry ends with the answer, or when Mark Processed marked the delivery done in this
+ * process; one whose sender hung up before it (n8n goes on with the execution and cannot answer) and that is never
+ * marked ends after UNANSWERED_LIMIT_MS, after which a copy is a plain duplicate.
  */
 const unanswered = new Map<string, number>();
 /** How long a delivery whose sender hung up still counts as being processed. */
@@ -143,6 +144,16 @@ export function markUnanswered(scope: string, key: string, nowMs: number): void 
 /** The delivery's sender was answered (or the answer failed): a copy is no longer "being processed". */
 export function markAnswered(scope: string, key: string): void {
 	unanswered.delete(unansweredKey(scope, key));
+}
+
+/**
+ * The delivery was marked processed (Trigger Delivery · Mark Processed, in this process): a copy is a duplicate from
+ * now on, also when its sender hung up before the answer (which then never goes out, so 'close' could not tell).
+ * Every trigger of the workflow: Mark Processed knows the workflow and the key, not the trigger node.
+ */
+export function markProcessedInProcess(workflowId: string, key: string): void {
+	for (const entry of unanswered.keys())
+		if (entry.startsWith(`${workflowId}:`) && entry.endsWith(`\n${key}`)) unanswered.delete(entry);
 }
 
 /** Whether a delivery accepted earlier is still being processed (its sender not answered yet). */

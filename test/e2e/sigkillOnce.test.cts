@@ -69,12 +69,20 @@ async function startCounter(): Promise<number> {
 }
 
 /** One attempt; a refused or cut connection is "not answered". */
+/** delivery id → the answers it got (status and the start of the body; 0: no answer), printed for one never answered 200 */
+const answers = new Map<string, string[]>();
 const attempt = async (d: Delivery) => {
+	let status = 0;
+	let seen = 'no answer';
 	try {
-		return (await postDelivery(url(), d)).status;
-	} catch {
-		return 0;
+		const answer = await postDelivery(url(), d);
+		status = answer.status;
+		seen = `${status} ${answer.text.slice(0, 100)}`;
+	} catch (e) {
+		seen = `no answer: ${(e as Error).message}`;
 	}
+	answers.set(d.id, [...(answers.get(d.id) ?? []), seen]);
+	return status;
 };
 
 /** Sends every delivery IN_FLIGHT at a time, until `stop()`; resolves the ids answered 200. */
@@ -92,14 +100,21 @@ async function stream(deliveries: Delivery[], stop: () => boolean): Promise<Set<
 }
 
 /** The sender's re-send: each delivery until it is answered 200. */
+/**
+ * The sender's re-send: each delivery until it is answered 200, passes 1 s apart, then 10 s apart after 20 passes, for
+ * at most SENDER_PATIENCE_MS (a real sender retries over minutes; past the trigger's 10 minutes a copy of a delivery
+ * whose first copy was never answered is a duplicate, which the "lost" count then shows).
+ */
+const SENDER_PATIENCE_MS = 12 * 60_000;
 async function resend(deliveries: Delivery[]): Promise<Set<string>> {
 	const answered = new Set<string>();
-	for (let pass = 0; pass < 20 && answered.size < deliveries.length; pass++) {
+	const giveUpAt = Date.now() + SENDER_PATIENCE_MS;
+	for (let pass = 0; answered.size < deliveries.length && Date.now() < giveUpAt; pass++) {
 		await stream(
 			deliveries.filter((d) => !answered.has(d.id)),
 			() => false,
 		).then((ok) => ok.forEach((id) => answered.add(id)));
-		if (answered.size < deliveries.length) await sleep(1000);
+		if (answered.size < deliveries.length) await sleep(pass < 20 ? 1000 : 10_000);
 	}
 	return answered;
 }
@@ -258,6 +273,11 @@ async function round(
 		),
 		markedNotDone: deliveries.filter((d) => marked(d) && !calls.done.get(d.id)).length,
 	};
+	const neverAnswered = deliveries.filter((d) => !answered.includes(d));
+	if (neverAnswered.length)
+		log(
+			`sigkill-once never answered 200: ${JSON.stringify(neverAnswered.map((d) => ({ id: d.id, answers: answers.get(d.id) })))}`,
+		);
 	log(
 		`sigkill-once round: ${JSON.stringify(r)}${recovery.failedRetries.length ? ` failed retries: ${JSON.stringify(recovery.failedRetries)}` : ''}`,
 	);

@@ -151,6 +151,29 @@ test('the 200 comes once the workflow has finished; a copy before it is told to 
 	expect(hooks.startedCount()).toBe(1);
 });
 
+test('a sender that hung up before the answer: copies are told to come back until the workflow marked the delivery processed, then they are duplicates', async () => {
+	stub.respond(STATUS_PATH, { ...statusAnswer, holdUntil: 2 });
+	stub.respond('/release', { body: { released: true } });
+	hooks = await engine.serveWebhooks(workflow(1.3), { perCallStaticData: true });
+	const url = hooks.urlFor(TRIGGER);
+	const { id, body } = event();
+
+	const hangUp = new AbortController();
+	const first = deliver(url, body, { id, signal: hangUp.signal }).catch((e: Error) => e.name);
+	await stubReached(1);
+	hangUp.abort();
+	expect(await first).toBe('AbortError');
+	expect((await deliver(url, body, { id })).status).toBe(503);
+
+	await fetch(`${stub.url}/release`);
+	const [run] = await hooks.executions();
+	expect(run.json('Mark Processed')).toHaveLength(1);
+	// n8n's answer never reached the sender; Mark Processed told the trigger the delivery is done
+	expect(unansweredCount()).toBe(0);
+	expect((await deliver(url, body, { id })).body).toMatchObject({ duplicate: true });
+	expect(hooks.startedCount()).toBe(1);
+});
+
 test('a workflow that failed is answered 500; the re-send is accepted, passes Process Once (its claim freed) and completes once', async () => {
 	stub.respond(
 		STATUS_PATH,

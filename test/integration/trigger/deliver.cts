@@ -15,6 +15,8 @@ export interface DeliveryOptions {
 	/** Extra or overriding headers. */
 	headers?: Record<string, string>;
 	contentType?: string;
+	/** Aborts the request (a sender that hangs up before the answer). */
+	signal?: AbortSignal;
 }
 
 export interface Answer {
@@ -45,7 +47,7 @@ export async function deliver(
 	if (options.signature !== false)
 		headers['x-webhook-signature'] = options.signature ?? sign(raw, timestamp, options.secret);
 	Object.assign(headers, options.headers ?? {});
-	const response = await fetch(url, { method: 'POST', headers, body: raw });
+	const response = await fetch(url, { method: 'POST', headers, body: raw, signal: options.signal });
 	const text = await response.text();
 	let parsed: Record<string, unknown> | undefined;
 	try {

@@ -1,5 +1,6 @@
 import {
 	isUnanswered,
+	markProcessedInProcess,
 	markAnswered,
 	markUnanswered,
 	unansweredCount,
@@ -212,6 +213,21 @@ describe('version 1.3: deliveries whose sender is not answered yet', () => {
 		markUnanswered(scope, 'event:again', t0 + UNANSWERED_LIMIT_MS);
 		expect(isUnanswered(scope, 'event:again', t0 + UNANSWERED_LIMIT_MS + 1000)).toBe(true);
 		markAnswered(scope, 'event:again');
+	});
+
+	test('marked processed (Mark Processed of the same workflow): no longer being processed, for every trigger of that workflow only', () => {
+		markUnanswered('wf-m:trigger-a:', 'event:d', t0);
+		markUnanswered('wf-m:trigger-b:', 'event:d', t0);
+		markUnanswered('wf-m:trigger-a:', 'event:other', t0);
+		markUnanswered('wf-mx:trigger-a:', 'event:d', t0);
+		markProcessedInProcess('wf-m', 'event:d');
+		expect(isUnanswered('wf-m:trigger-a:', 'event:d', t0 + 1)).toBe(false);
+		expect(isUnanswered('wf-m:trigger-b:', 'event:d', t0 + 1)).toBe(false);
+		expect(isUnanswered('wf-m:trigger-a:', 'event:other', t0 + 1)).toBe(true);
+		// another workflow whose id starts the same
+		expect(isUnanswered('wf-mx:trigger-a:', 'event:d', t0 + 1)).toBe(true);
+		markAnswered('wf-m:trigger-a:', 'event:other');
+		markAnswered('wf-mx:trigger-a:', 'event:d');
 	});
 
 	test('unpublishing the workflow forgets its deliveries only', () => {

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { markProcessedInProcess } from '../../../FinVerifyTrigger/dedupe';
 import { runExclusive } from '../../helpers/exclusive';
 
 /**
@@ -156,6 +157,8 @@ export async function markDone(record: RecordContext, deliveryKey: string): Prom
 			options(record.historySize),
 		);
 		claims.delete(claimKey(record.workflowId, deliveryKey));
+		// the trigger (1.3) answers a copy of it "duplicate" from now on, not "being processed"
+		markProcessedInProcess(record.workflowId, deliveryKey);
 		return found.new.length > 0;
 	});
 }

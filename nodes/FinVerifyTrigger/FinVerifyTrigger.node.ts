@@ -19,11 +19,9 @@ import {
 	clearInProcess,
 	DEFAULT_DEDUPE_WINDOW_MINUTES,
 	deliveryKey,
-	isUnanswered,
-	markAnswered,
-	markUnanswered,
 	releaseInProcess,
 } from './dedupe';
+import { isUnanswered, markAnswered, markUnanswered } from '../shared/unanswered';
 import { releaseClaim } from '../FinVerify/actions/triggerDelivery/completion';
 import {
 	forgetSecrets,

@@ -287,7 +287,11 @@ async function round(
 
 beforeAll(async () => {
 	const port = await startCounter();
-	stack = await N8nStack.create({ name: 'sigkill-once' });
+	// npm start's settings; FINVERIFY_N8N_SETTINGS=defaults: n8n's own (no production concurrency limit)
+	stack = await N8nStack.create({
+		name: 'sigkill-once',
+		n8nDefaults: process.env.FINVERIFY_N8N_SETTINGS === 'defaults',
+	});
 	claimUntilFinished = JSON.parse(
 		JSON.stringify(stack.fixture('sigkill-once.workflow.json')).replace(
 			/__COUNTER__/g,

@@ -19,7 +19,7 @@ import {
 	claimedKeys,
 	forgetClaims,
 } from '../../nodes/FinVerify/actions/triggerDelivery/completion';
-import { unansweredCount } from '../../nodes/FinVerifyTrigger/dedupe';
+import { unansweredCount } from '../../nodes/shared/unanswered';
 import { deliver, journeyEvent } from './trigger/deliver.cjs';
 
 const TRIGGER = 'FinVerify Trigger';

@@ -1,10 +1,4 @@
 import {
-	isUnanswered,
-	markProcessedInProcess,
-	markAnswered,
-	markUnanswered,
-	unansweredCount,
-	UNANSWERED_LIMIT_MS,
 	claimInProcess,
 	clearInProcess,
 	deliveryKey,
@@ -16,6 +10,14 @@ import {
 	type EventIdentity,
 } from '../../../nodes/FinVerifyTrigger/dedupe';
 import { eventOwnTime, normalizeEvent } from '../../../nodes/shared/events';
+import {
+	isUnanswered,
+	markAnswered,
+	markProcessedInProcess,
+	markUnanswered,
+	unansweredCount,
+	UNANSWERED_LIMIT_MS,
+} from '../../../nodes/shared/unanswered';
 
 const journey = (fields: Partial<EventIdentity> = {}): EventIdentity => ({
 	type: 'journey',

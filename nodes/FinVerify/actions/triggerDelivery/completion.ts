@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { markProcessedInProcess } from '../../../FinVerifyTrigger/dedupe';
+import { markProcessedInProcess } from '../../../shared/unanswered';
 import { runExclusive } from '../../helpers/exclusive';
 
 /**

@@ -11,7 +11,7 @@
  */
 import { createHmac } from 'node:crypto';
 
-import { QueueStack } from './helpers/queue.cjs';
+import { QueueStack, queuePostgresCredential } from './helpers/queue.cjs';
 import {
 	CREDENTIAL,
 	log,
@@ -128,21 +128,7 @@ beforeAll(async () => {
 		name: 'queue',
 		stepMs: 500,
 		extra: [loadWorkflow],
-		extraCredentials: [
-			({ pgPort }) => ({
-				...PG_CREDENTIAL,
-				data: {
-					host: '127.0.0.1',
-					port: pgPort,
-					database: 'n8n',
-					user: 'n8n',
-					password: 'finverify-local-postgres',
-					ssl: 'disable',
-					allowUnauthorizedCerts: false,
-					maxConnections: 20,
-				},
-			}),
-		],
+		extraCredentials: [({ pgPort }) => queuePostgresCredential(PG_CREDENTIAL.id, pgPort)],
 		publish: [LOAD_WORKFLOW_ID, 'bank-statement-journey-trigger.json'],
 		// keep finished Bull jobs: when each was queued is checked against when its delivery was answered
 		extraEnv: { N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED: '5000' },

@@ -11,7 +11,7 @@
  */
 import { createHmac } from 'node:crypto';
 
-import { QueueStack } from './helpers/queue.cjs';
+import { QueueStack, queuePostgresCredential } from './helpers/queue.cjs';
 import {
 	CREDENTIAL,
 	log,
@@ -96,21 +96,7 @@ beforeAll(async () => {
 		name: 'queue-once',
 		stepMs: 500,
 		extra: [workflow],
-		extraCredentials: [
-			({ pgPort }) => ({
-				...PG_CREDENTIAL,
-				data: {
-					host: '127.0.0.1',
-					port: pgPort,
-					database: 'n8n',
-					user: 'n8n',
-					password: 'finverify-local-postgres',
-					ssl: 'disable',
-					allowUnauthorizedCerts: false,
-					maxConnections: 20,
-				},
-			}),
-		],
+		extraCredentials: [({ pgPort }) => queuePostgresCredential(PG_CREDENTIAL.id, pgPort)],
 		publish: [WORKFLOW_ID],
 	});
 	await stack.db!.query(

@@ -37,7 +37,8 @@ import {
 	signedJourneyDelivery,
 	type SignedDelivery as Delivery,
 } from './helpers/deliveries.cjs';
-import { QueueStack } from './helpers/queue.cjs';
+import { QueueStack, queuePostgresCredential } from './helpers/queue.cjs';
+import { startDeliveryCounter } from './helpers/counter.cjs';
 import { log, sleep, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
 
 jest.setTimeout(1_800_000);
@@ -67,19 +68,7 @@ const calls = { step: new Map<string, number>(), done: new Map<string, number>()
 const keyOf = new Map<string, string>();
 
 async function startCounter(): Promise<number> {
-	counter = http.createServer((req, res) => {
-		let body = '';
-		req.on('data', (chunk) => (body += chunk));
-		req.on('end', () => {
-			const { id, key } = JSON.parse(body || '{}') as { id?: string; key?: string };
-			const which = req.url === '/step' ? calls.step : calls.done;
-			if (id) which.set(id, (which.get(id) ?? 0) + 1);
-			if (id && key) keyOf.set(id, key);
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{"ok":true}');
-		});
-	});
-	await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+	counter = await startDeliveryCounter(calls, keyOf);
 	return (counter.address() as AddressInfo).port;
 }
 
@@ -421,21 +410,7 @@ beforeAll(async () => {
 	stack = await QueueStack.create({
 		name: 'queue-sigkill',
 		extra: [() => processOnce, () => pgClaim],
-		extraCredentials: [
-			({ pgPort }) => ({
-				...PG_CREDENTIAL,
-				data: {
-					host: '127.0.0.1',
-					port: pgPort,
-					database: 'n8n',
-					user: 'n8n',
-					password: 'finverify-local-postgres',
-					ssl: 'disable',
-					allowUnauthorizedCerts: false,
-					maxConnections: 20,
-				},
-			}),
-		],
+		extraCredentials: [({ pgPort }) => queuePostgresCredential(PG_CREDENTIAL.id, pgPort)],
 		publish: [processOnce.id, pgClaim.id],
 		// a killed worker's jobs are found stalled within ~15 s instead of n8n's default ~90 s (as queue.test.cts)
 		workerLock: { lockDuration: 10000, lockRenewTime: 2000, stalledInterval: 5000 },

@@ -25,6 +25,7 @@ import {
 	signedJourneyDelivery,
 	type SignedDelivery as Delivery,
 } from './helpers/deliveries.cjs';
+import { startDeliveryCounter } from './helpers/counter.cjs';
 import { log, N8nStack, sleep, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
 
 jest.setTimeout(3_600_000);
@@ -52,19 +53,7 @@ const retried = new Set<string>();
 const url = () => stack.triggerUrl(wf);
 
 async function startCounter(): Promise<number> {
-	counter = http.createServer((req, res) => {
-		let body = '';
-		req.on('data', (chunk) => (body += chunk));
-		req.on('end', () => {
-			const { id, key } = JSON.parse(body || '{}') as { id?: string; key?: string };
-			const which = req.url === '/step' ? calls.step : calls.done;
-			if (id) which.set(id, (which.get(id) ?? 0) + 1);
-			if (id && key) keyOf.set(id, key);
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{"ok":true}');
-		});
-	});
-	await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+	counter = await startDeliveryCounter(calls, keyOf);
 	return (counter.address() as AddressInfo).port;
 }
 

@@ -30,6 +30,28 @@ const { ensureRuntime } = require('../../../scripts/runtime.js');
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Child = { pid?: number; exitCode: number | null };
 
+/**
+ * An n8n PostgreSQL credential for the queue stack's own database (what the claim patterns of docs/scaling.md use):
+ * `id` and `name` as the test's workflows reference it.
+ */
+export function queuePostgresCredential(id: string, pgPort: number) {
+	return {
+		id,
+		name: 'Queue PostgreSQL',
+		type: 'postgres',
+		data: {
+			host: '127.0.0.1',
+			port: pgPort,
+			database: 'n8n',
+			user: 'n8n',
+			password: 'finverify-local-postgres',
+			ssl: 'disable',
+			allowUnauthorizedCerts: false,
+			maxConnections: 20,
+		},
+	};
+}
+
 export interface QueueProcess {
 	child: Child;
 	name: string;

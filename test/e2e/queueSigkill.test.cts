@@ -26,7 +26,6 @@
  * executions by status with their errors, Step repeats, done marks missing (Process Once's row written back by two
  * workers).
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,7 +37,7 @@ import {
 	type SignedDelivery as Delivery,
 } from './helpers/deliveries.cjs';
 import { QueueStack, queuePostgresCredential } from './helpers/queue.cjs';
-import { startDeliveryCounter } from './helpers/counter.cjs';
+import { doneMarkHash, startDeliveryCounter } from './helpers/counter.cjs';
 import { log, sleep, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
 
 jest.setTimeout(1_800_000);
@@ -121,7 +120,7 @@ async function doneKeys(): Promise<Set<string>> {
 		return new Set(r.rows.map((row) => String(row.delivery_key)));
 	}
 	const marks = await doneMarks();
-	return new Set([...keyOf.values()].filter((key) => marks.has(doneHash(key))));
+	return new Set([...keyOf.values()].filter((key) => marks.has(doneMarkHash(key))));
 }
 
 /** The done marks in n8n's processed_data row of the workflow (scope workflow: context ''), as hashes. */
@@ -135,8 +134,6 @@ async function doneMarks(): Promise<Set<string>> {
 	const value = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { data?: string[] };
 	return new Set(value.data ?? []);
 }
-const doneHash = (key: string) =>
-	createHash('md5').update(`finverify:done:${key}`).digest('base64');
 
 /** Until no execution of the workflow is new or running. */
 const settled = async () =>

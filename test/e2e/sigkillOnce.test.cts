@@ -15,7 +15,6 @@
  * Step (before the mark: at least once).
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -25,7 +24,7 @@ import {
 	signedJourneyDelivery,
 	type SignedDelivery as Delivery,
 } from './helpers/deliveries.cjs';
-import { startDeliveryCounter } from './helpers/counter.cjs';
+import { doneMarkHash, startDeliveryCounter } from './helpers/counter.cjs';
 import { log, N8nStack, sleep, waitFor, waitForWebhook, type Workflow } from './helpers/stack.cjs';
 
 jest.setTimeout(3_600_000);
@@ -172,8 +171,6 @@ function doneMarks(): Set<string> {
 	const value = JSON.parse(out) as { data?: string[] };
 	return new Set(value.data ?? []);
 }
-const doneHash = (key: string) =>
-	createHash('md5').update(`finverify:done:${key}`).digest('base64');
 
 interface Round {
 	variant: string;
@@ -213,7 +210,7 @@ async function round(
 	const marksAtKill = doneMarks();
 	const cutOff = deliveries.filter((d) => {
 		const key = keyOf.get(d.id);
-		return answeredFirst.has(d.id) && !(key !== undefined && marksAtKill.has(doneHash(key)));
+		return answeredFirst.has(d.id) && !(key !== undefined && marksAtKill.has(doneMarkHash(key)));
 	}).length;
 	const unanswered = deliveries.filter((d) => !answeredFirst.has(d.id));
 	await stack.restartN8n();
@@ -231,7 +228,7 @@ async function round(
 	const lostBeforeRecovery = deliveries.filter((d) => {
 		const key = keyOf.get(d.id);
 		const ok = answeredFirst.has(d.id) || answeredAgain.has(d.id);
-		return ok && !(key !== undefined && marksBeforeRecovery.has(doneHash(key)));
+		return ok && !(key !== undefined && marksBeforeRecovery.has(doneMarkHash(key)));
 	}).length;
 	const recovery = await retryCrashed();
 	await settled();
@@ -241,7 +238,7 @@ async function round(
 	const marks = doneMarks();
 	const marked = (d: Delivery) => {
 		const key = keyOf.get(d.id);
-		return key !== undefined && marks.has(doneHash(key));
+		return key !== undefined && marks.has(doneMarkHash(key));
 	};
 	const r: Round = {
 		variant,

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import * as http from 'node:http';
+
+import { DONE_PREFIX } from '../../../nodes/FinVerify/actions/triggerDelivery/completion';
 
 /** What a counted delivery's steps call: per delivery id, how many times each step ran. */
 export interface StepCalls {
@@ -29,3 +32,7 @@ export async function startDeliveryCounter(
 	await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
 	return counter;
 }
+
+/** How n8n's processed_data row stores Mark Processed's done mark of a delivery key (an MD5, base64). */
+export const doneMarkHash = (key: string) =>
+	createHash('md5').update(`${DONE_PREFIX}${key}`).digest('base64');

@@ -38,6 +38,21 @@ module.exports = {
 			...common,
 			displayName: 'scale',
 			testMatch: ['<rootDir>/test/scale/**/*.test.cts'],
+			testPathIgnorePatterns: [
+				'<rootDir>/test/scale/defaults/',
+				'<rootDir>/test/scale/reconcile-flush.test.cts',
+			],
+			setupFiles: ['<rootDir>/test/harness/staleConnection.cts'],
+		},
+		// bursts of final callbacks, then the reconciler: on n8n's own defaults one file per sender, and the 2,000-callback
+		// flush on `npm start`'s settings, the four at the same time (each n8n loaded by the others): the burst step
+		{
+			...common,
+			displayName: 'burst',
+			testMatch: [
+				'<rootDir>/test/scale/defaults/*.test.cts',
+				'<rootDir>/test/scale/reconcile-flush.test.cts',
+			],
 			setupFiles: ['<rootDir>/test/harness/staleConnection.cts'],
 		},
 	],

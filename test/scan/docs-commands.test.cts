@@ -199,6 +199,7 @@ async function check(command: string): Promise<string> {
 					'scan',
 					'e2e',
 					'scale',
+					'burst',
 				]);
 			return `${command}: ${steps.join(', ')}`;
 		}

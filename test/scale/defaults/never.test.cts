@@ -1,0 +1,14 @@
+/**
+ * Issue 44 on n8n's own defaults: 1,000 executions waiting, their final callbacks evenly over 50 s from a sender that
+ * never retries (one attempt), then the reconciler (test/scale/flush.cts). The three senders' files run at the same
+ * time (`npm test`'s burst step, `npm run test:burst-defaults`), each n8n loaded by the other two.
+ */
+import { flushSuite } from '../flush.cjs';
+
+flushSuite({
+	name: 'burst-defaults-never',
+	count: Number(process.env.FINVERIFY_FLUSH_LOAD) || 1000,
+	defaults: true,
+	spreadMs: 50_000,
+	sender: 'never',
+});

@@ -41,6 +41,7 @@ module.exports = {
 			testPathIgnorePatterns: [
 				'<rootDir>/test/scale/defaults/',
 				'<rootDir>/test/scale/reconcile-flush.test.cts',
+				'<rootDir>/test/scale/queue-flush.test.cts',
 			],
 			setupFiles: ['<rootDir>/test/harness/staleConnection.cts'],
 		},
@@ -53,6 +54,14 @@ module.exports = {
 				'<rootDir>/test/scale/defaults/*.test.cts',
 				'<rootDir>/test/scale/reconcile-flush.test.cts',
 			],
+			setupFiles: ['<rootDir>/test/harness/staleConnection.cts'],
+		},
+		// the same flush, then the reconciler, in queue mode (PostgreSQL, Redis, main, webhook processor, 2 workers): in
+		// no step of `npm test`, run by hand (`npx jest --selectProjects queue-flush`)
+		{
+			...common,
+			displayName: 'queue-flush',
+			testMatch: ['<rootDir>/test/scale/queue-flush.test.cts'],
 			setupFiles: ['<rootDir>/test/harness/staleConnection.cts'],
 		},
 	],

@@ -1,6 +1,7 @@
 /**
- * A burst of final callbacks, then the reconciler (issue 44), in the real n8n app (SQLite, one main; `npm start`'s
- * settings for bursts, or n8n's own defaults): `count` executions wait on Start Journey (node version 3); then every
+ * A burst of final callbacks, then the reconciler (issue 44), in the real n8n app (SQLite, one main, or queue mode
+ * with PostgreSQL: test/scale/flush-stack.cts; `npm start`'s settings for bursts, or n8n's own defaults): `count`
+ * executions wait on Start Journey (node version 3); then every
  * journey is made final, as fast as the sandbox takes it or evenly over `spreadMs`, and the sandbox sends each final
  * callback as `sender` says (each attempt times out after 10 s). Whatever that leaves waiting, the reconciler's request
  * (`X-FinVerify-Reconcile: true` on each waiting execution's resume URL, 5 in flight, rounds at least 5 s apart, as
@@ -10,11 +11,13 @@
  * `<name>: {…}`, also when the run fails.
  *
  * Used by test/scale/reconcile-flush.test.cts (2,000 within seconds, `npm start`'s settings) and
- * test/scale/defaults/*.test.cts (1,000 over 50 s on n8n's defaults, one file per sender, run at the same time).
+ * test/scale/defaults/*.test.cts (1,000 over 50 s on n8n's defaults, one file per sender, run at the same time), and
+ * in queue mode by test/scale/queue-flush.test.cts (run by hand: its own jest project, queue-flush).
  */
 import * as fs from 'node:fs';
 
-import { log, N8nStack, waitFor, type Workflow } from '../e2e/helpers/stack.cjs';
+import { log, waitFor } from '../e2e/helpers/stack.cjs';
+import { type FlushStack, startFlushStack, STATUSES } from './flush-stack.cjs';
 import {
 	loadAverage as load,
 	resetPeaks,
@@ -41,6 +44,11 @@ export interface FlushOptions {
 	count: number;
 	/** n8n's own defaults (no production concurrency limit, SQLite's default pool, no lazy isolates). */
 	defaults: boolean;
+	/**
+	 * Queue mode with PostgreSQL (main, one webhook processor receiving the start webhooks and the resume URLs, two
+	 * workers: test/scale/flush-stack.cts) instead of one n8n on SQLite.
+	 */
+	queue?: boolean;
 	/** The final statuses are triggered evenly over this time (0: as fast as the sandbox takes them). */
 	spreadMs: number;
 	sender: Sender;
@@ -60,16 +68,6 @@ type Delivery = {
 	attempts: { status: number | null; error?: string; message?: string }[];
 };
 type Journey = { client_id: string; status: string; webhook_url: string | null };
-const STATUSES = [
-	'success',
-	'error',
-	'crashed',
-	'canceled',
-	'unknown',
-	'waiting',
-	'running',
-	'new',
-];
 const FINALS = ['analysis_complete', 'consent_denied', 'expired', 'failed'];
 
 /** Registers the suite's beforeAll, afterAll and its one test. */
@@ -81,8 +79,7 @@ export function flushSuite(o: FlushOptions): void {
 	const MAX_ROUNDS = Math.ceil(COUNT / 100) * 2 + 2;
 	jest.setTimeout(3_600_000);
 
-	let stack: N8nStack;
-	let wf: Workflow;
+	let stack: FlushStack;
 	/** n8n's memory sampler, stopped in afterAll too when the test failed before it was (it would keep jest alive). */
 	let memory: ReturnType<typeof sampleMemory> | undefined;
 	const figures: Record<string, number | string> = {
@@ -90,6 +87,7 @@ export function flushSuite(o: FlushOptions): void {
 		n8nSettings: DEFAULTS ? "n8n's defaults" : "npm start's",
 		sender: SENDER,
 		spreadMs: SPREAD_MS,
+		...(o.queue ? { mode: 'queue (PostgreSQL, main, webhook processor, 2 workers)' } : {}),
 	};
 
 	const journeys = async (): Promise<Journey[]> =>
@@ -100,14 +98,14 @@ export function flushSuite(o: FlushOptions): void {
 		).journeys;
 
 	const finalDeliveries = async () =>
-		((await stack.control.webhooks()) as unknown as Delivery[]).filter((d) =>
+		((await stack.sandbox.control.webhooks()) as unknown as Delivery[]).filter((d) =>
 			FINALS.includes(d.payload.status),
 		);
 
 	/** One count per status; undefined when they do not add up to COUNT (an execution moved between two counts). */
 	async function statusCounts(): Promise<Record<string, number> | undefined> {
-		const now: Record<string, number> = {};
-		for (const status of STATUSES) now[status] = await stack.executionCount(wf.id, [status]);
+		const counted = await stack.statusCounts();
+		const now = Object.fromEntries(STATUSES.map((s) => [s, counted[s] ?? 0]));
 		return Object.values(now).reduce((a, b) => a + b, 0) === COUNT ? now : undefined;
 	}
 
@@ -135,44 +133,24 @@ export function flushSuite(o: FlushOptions): void {
 		return counts;
 	}
 
-	/**
-	 * The ids of (at most 100 of) the workflow's waiting executions: n8n's REST API gives 100 at a time, and each round of
-	 * the reconciler takes the next ones, as those it resumed leave the list.
-	 */
-	async function waitingIds(): Promise<string[]> {
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: wf.id, status: ['waiting'] }));
-		const page = await stack.rest<{ data: { results: { id: string }[] } }>(
-			'GET',
-			`/rest/executions?filter=${filter}&limit=100`,
-		);
-		return page.data.results.map((e) => String(e.id));
-	}
-
-	beforeAll(async () => {
-		stack = await N8nStack.create({
-			name: o.name,
-			stepMs: 3_600_000,
-			sandbox: { ...SENDERS[SENDER], webhookTimeoutMs: 10_000 },
-		});
-		wf = stack.fixture('waiting-scale.workflow.json');
-		await stack.importAll([wf]);
-		await stack.publish(wf.id);
-		if (DEFAULTS)
-			for (const name of [
-				'N8N_CONCURRENCY_PRODUCTION_LIMIT',
-				'DB_SQLITE_POOL_SIZE',
-				'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE',
-			])
-				delete stack.env[name];
-		await stack.start();
-		await waitFor(
-			async () => {
-				const r = await fetch(`${stack.url}/webhook/e2e-waiting-scale`);
-				return (await r.text()).includes('POST') ? true : undefined;
-			},
-			{ timeoutMs: 180_000, what: 'the start webhook to be active' },
-		);
-	}, 900_000);
+	beforeAll(
+		async () => {
+			stack = await startFlushStack({
+				name: o.name,
+				defaults: DEFAULTS,
+				queue: o.queue ?? false,
+				sandbox: { ...SENDERS[SENDER], webhookTimeoutMs: 10_000 },
+			});
+			await waitFor(
+				async () => {
+					const r = await fetch(`${stack.webhookUrl}/webhook/e2e-waiting-scale`);
+					return (await r.text()).includes('POST') ? true : undefined;
+				},
+				{ timeoutMs: 180_000, what: 'the start webhook to be active' },
+			);
+		},
+		o.queue ? 1_200_000 : 900_000,
+	);
 
 	afterAll(async () => {
 		await memory?.stop();
@@ -183,15 +161,16 @@ export function flushSuite(o: FlushOptions): void {
 	test(`${COUNT} final callbacks (sender: ${SENDER}, over ${SPREAD_MS / 1000} s): none left waiting once the reconciler has run, none resumed twice`, async () => {
 		// 1. COUNT executions waiting
 		const startFailures = await startWaitingExecutions(
-			`${stack.url}/webhook/e2e-waiting-scale`,
+			`${stack.webhookUrl}/webhook/e2e-waiting-scale`,
 			COUNT,
 			IN_FLIGHT,
 		);
 		expect(startFailures).toEqual([]);
-		await waitFor(
-			async () => ((await stack.executionCount(wf.id, ['waiting'])) === COUNT ? true : undefined),
-			{ timeoutMs: 1_800_000, intervalMs: 2000, what: `${COUNT} executions waiting` },
-		);
+		await waitFor(async () => ((await stack.waitingCount()) === COUNT ? true : undefined), {
+			timeoutMs: 1_800_000,
+			intervalMs: 2000,
+			what: `${COUNT} executions waiting`,
+		});
 		const waiting = (await journeys()).filter((j) => j.webhook_url?.includes('/webhook-waiting/'));
 		expect(waiting).toHaveLength(COUNT);
 		const executionOf = (j: Journey) => /\/webhook-waiting\/(\d+)/.exec(j.webhook_url ?? '')?.[1];
@@ -199,12 +178,17 @@ export function flushSuite(o: FlushOptions): void {
 		expect(resumeUrlOf.size).toBe(COUNT);
 
 		// 2. the flush: every journey final, as fast as the sandbox takes it
-		const pid = stack.n8nPid();
-		if (!resetPeaks([pid])) figures.peakMemoryNote = 'peak since n8n started (could not reset)';
+		const pids = stack.pids();
+		if (!resetPeaks(pids)) figures.peakMemoryNote = 'peak since n8n started (could not reset)';
 		figures.n8nMemoryBeforeFlushMB = Math.round(
-			Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024,
+			pids.reduce(
+				(sum, pid) =>
+					sum + Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]),
+				0,
+			) / 1024,
 		);
-		memory = sampleMemory([pid], `${stack.url}/metrics`);
+		if (o.queue) figures.n8nProcesses = pids.length;
+		memory = sampleMemory(pids, stack.metricsUrl);
 		figures.loadAverageAtFlush = load();
 		const t1 = Date.now();
 		let next = 0;
@@ -213,7 +197,10 @@ export function flushSuite(o: FlushOptions): void {
 				for (let i = next++; i < waiting.length; i = next++) {
 					const due = t1 + (i * SPREAD_MS) / COUNT;
 					if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
-					await stack.control.advanceJourney(waiting[i].client_id, FINALS[i % FINALS.length]);
+					await stack.sandbox.control.advanceJourney(
+						waiting[i].client_id,
+						FINALS[i % FINALS.length],
+					);
 				}
 			}),
 		);
@@ -244,7 +231,7 @@ export function flushSuite(o: FlushOptions): void {
 		const reconcileAnswers = new Map<string, number>();
 		let rounds = 0;
 		for (;;) {
-			const ids = await waitingIds();
+			const ids = await stack.waitingIds();
 			if (ids.length === 0 || rounds >= MAX_ROUNDS) break;
 			rounds++;
 			const roundStart = Date.now();
@@ -275,8 +262,14 @@ export function flushSuite(o: FlushOptions): void {
 		figures.loadAverageAtEnd = load();
 		const peak = await memory.stop();
 		figures.n8nPeakMemoryMB = peak.sumOfPeaksMb;
-		figures.lockTimeoutsInLog =
-			fs.readFileSync(stack.logFile(), 'utf8').split('LockAcquireTimeoutError').length - 1;
+		if (o.queue) figures.n8nPeakMemoryAllProcessesMB = peak.sumRssMb;
+		figures.lockTimeoutsInLog = stack
+			.logFiles()
+			.reduce(
+				(sum, file) =>
+					sum + fs.readFileSync(file, 'utf8').split('LockAcquireTimeoutError').length - 1,
+				0,
+			);
 
 		// 5. none waiting; none resumed twice; each resumed execution has its own journey's final item
 		expect(after.waiting + after.new).toBe(0);

@@ -23,6 +23,24 @@ const statusKb = (pid: number, field: 'VmRSS' | 'VmHWM'): number => {
 	}
 };
 
+/** Every process of a process group's tree (n8n, its task runner), by walking /proc children. */
+export function treePids(root: number): number[] {
+	const out = [root];
+	for (let i = 0; i < out.length; i++) {
+		try {
+			for (const t of fs.readdirSync(`/proc/${out[i]}/task`))
+				for (const c of fs
+					.readFileSync(`/proc/${out[i]}/task/${t}/children`, 'utf8')
+					.split(' ')
+					.filter(Boolean))
+					out.push(Number(c));
+		} catch {
+			// gone
+		}
+	}
+	return out;
+}
+
 /** Resets the peak resident memory (VmHWM) of each process; false when the kernel refused. */
 export function resetPeaks(pids: number[]): boolean {
 	let ok = true;

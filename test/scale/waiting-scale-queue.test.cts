@@ -14,7 +14,13 @@ import * as path from 'node:path';
 
 import { QueueStack } from '../e2e/helpers/queue.cjs';
 import { log, waitFor, type Workflow } from '../e2e/helpers/stack.cjs';
-import { loadAverage, resetPeaks, sampleMemory, startWaitingExecutions } from './measure.cjs';
+import {
+	loadAverage,
+	resetPeaks,
+	sampleMemory,
+	startWaitingExecutions,
+	treePids,
+} from './measure.cjs';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const lib = require('../../scripts/n8n-env.js');
@@ -49,24 +55,6 @@ const scaleWorkflow = ({ sandboxUrl, webhookUrl }: { sandboxUrl: string; webhook
 		sandboxUrl,
 	}) as Workflow;
 };
-
-/** Every process of a process group's tree (n8n, its task runner), by walking /proc children. */
-function treePids(root: number): number[] {
-	const out = [root];
-	for (let i = 0; i < out.length; i++) {
-		try {
-			for (const t of fs.readdirSync(`/proc/${out[i]}/task`))
-				for (const c of fs
-					.readFileSync(`/proc/${out[i]}/task/${t}/children`, 'utf8')
-					.split(' ')
-					.filter(Boolean))
-					out.push(Number(c));
-		} catch {
-			// gone
-		}
-	}
-	return out;
-}
 
 beforeAll(async () => {
 	stack = await QueueStack.create({

@@ -36,6 +36,17 @@ export const STATUSES = [
 	'new',
 ];
 
+/** A callback the sandbox sent (its webhook log), with every attempt's answer. */
+export type Delivery = {
+	subject: string;
+	status: string;
+	outcome?: string;
+	payload: { status: string };
+	attempts: { status: number | null; error?: string; message?: string }[];
+};
+/** A journey as the sandbox lists it. */
+export type Journey = { client_id: string; status: string; webhook_url: string | null };
+
 export interface FlushStack {
 	/** The in-process sandbox: its URL (journeys) and its control (advance a journey, the callbacks sent). */
 	sandbox: { url: string; control: SandboxControl };

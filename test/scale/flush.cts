@@ -17,7 +17,13 @@
 import * as fs from 'node:fs';
 
 import { log, waitFor } from '../e2e/helpers/stack.cjs';
-import { type FlushStack, startFlushStack, STATUSES } from './flush-stack.cjs';
+import {
+	type Delivery,
+	type FlushStack,
+	type Journey,
+	startFlushStack,
+	STATUSES,
+} from './flush-stack.cjs';
 import {
 	loadAverage as load,
 	resetPeaks,
@@ -60,14 +66,6 @@ const QUIET_MS = 60_000;
 const NODE = 'Start journey and wait';
 const RECONCILE_IN_FLIGHT = 5;
 const RECONCILE_ROUND_MS = 5_000;
-type Delivery = {
-	subject: string;
-	status: string;
-	outcome?: string;
-	payload: { status: string };
-	attempts: { status: number | null; error?: string; message?: string }[];
-};
-type Journey = { client_id: string; status: string; webhook_url: string | null };
 const FINALS = ['analysis_complete', 'consent_denied', 'expired', 'failed'];
 
 /** Registers the suite's beforeAll, afterAll and its one test. */

@@ -13,6 +13,7 @@
 import * as fs from 'node:fs';
 
 import { log, N8nStack, waitFor, type Workflow } from '../e2e/helpers/stack.cjs';
+import { type Delivery, type Journey, STATUSES } from './flush-stack.cjs';
 import {
 	expressionCounters,
 	loadAverage as load,
@@ -37,15 +38,6 @@ jest.setTimeout(3_600_000);
 let stack: N8nStack;
 let wf: Workflow;
 const figures: Record<string, number | string> = { executions: COUNT };
-
-type Delivery = {
-	subject: string;
-	status: string;
-	outcome?: string;
-	payload: { status: string };
-	attempts: { status: number | null; error?: string; message?: string }[];
-};
-type Journey = { client_id: string; status: string; webhook_url: string | null };
 
 const journeys = async (): Promise<Journey[]> =>
 	(
@@ -124,16 +116,6 @@ test(`${COUNT} waiting journeys, their ${COUNT} final callbacks within a minute:
 		((await stack.control.webhooks()) as unknown as Delivery[]).filter((d) =>
 			finals.includes(d.payload.status),
 		);
-	const STATUSES = [
-		'success',
-		'error',
-		'crashed',
-		'canceled',
-		'unknown',
-		'waiting',
-		'running',
-		'new',
-	];
 	let counts: Record<string, number> = {};
 	let lastChange = Date.now();
 	await waitFor(

@@ -115,23 +115,32 @@ async function sqliteStack(o: FlushStackOptions): Promise<FlushStack> {
 	return adapter;
 }
 
+/** The waiting-scale fixture as read from disk (its own id: the same workflow on SQLite and on queue mode). */
+const scaleFixture = () =>
+	JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'e2e', 'fixtures', FIXTURE), 'utf8'));
+export const SCALE_WORKFLOW_ID = String(scaleFixture().id);
+
+/**
+ * The waiting-scale fixture for QueueStack's `extra`: its start webhook and resume URLs on the webhook processor, its
+ * FinVerify nodes on the sandbox.
+ */
+export const queueScaleWorkflow = ({
+	sandboxUrl,
+	webhookUrl,
+}: {
+	sandboxUrl: string;
+	webhookUrl: string;
+}): Workflow =>
+	lib.localizeWorkflow(lib.prepareWorkflow(scaleFixture()), { n8nUrl: webhookUrl, sandboxUrl });
+
 /** Queue mode: counts and waiting ids from PostgreSQL (one query each), every n8n process and its task runner. */
 async function queueStack(o: FlushStackOptions): Promise<FlushStack> {
-	const fixture = JSON.parse(
-		fs.readFileSync(path.join(__dirname, '..', 'e2e', 'fixtures', FIXTURE), 'utf8'),
-	);
-	const workflowId = String(fixture.id);
+	const workflowId = SCALE_WORKFLOW_ID;
 	const stack = await QueueStack.create({
 		name: o.name,
 		stepMs: 3_600_000,
 		sandbox: o.sandbox,
-		extra: [
-			({ sandboxUrl, webhookUrl }) =>
-				lib.localizeWorkflow(lib.prepareWorkflow(fixture), {
-					n8nUrl: webhookUrl,
-					sandboxUrl,
-				}) as Workflow,
-		],
+		extra: [queueScaleWorkflow],
 		publish: [workflowId],
 	});
 	try {

@@ -14,7 +14,6 @@
  * test/scale/defaults/*.test.cts (1,000 over 50 s on n8n's defaults, one file per sender, run at the same time), and
  * in queue mode by test/scale/queue-flush.test.cts (run by hand: its own jest project, queue-flush).
  */
-import * as fs from 'node:fs';
 
 import { log, waitFor } from '../e2e/helpers/stack.cjs';
 import {
@@ -26,7 +25,9 @@ import {
 } from './flush-stack.cjs';
 import {
 	loadAverage as load,
+	lockTimeouts,
 	resetPeaks,
+	rssMb,
 	sampleMemory,
 	startWaitingExecutions,
 } from './measure.cjs';
@@ -67,6 +68,32 @@ const NODE = 'Start journey and wait';
 const RECONCILE_IN_FLIGHT = 5;
 const RECONCILE_ROUND_MS = 5_000;
 const FINALS = ['analysis_complete', 'consent_denied', 'expired', 'failed'];
+
+/**
+ * A flush for a run by hand, as the environment says: FINVERIFY_FLUSH_LOAD executions (2,000),
+ * FINVERIFY_FLUSH_SPREAD_MS (0: as fast as the sandbox takes them), FINVERIFY_SENDER (never), and n8n's own defaults
+ * with FINVERIFY_N8N_SETTINGS=defaults (`npm start`'s settings otherwise).
+ */
+export const flushFromEnv = (name: string, queue = false): FlushOptions => ({
+	name,
+	count: Number(process.env.FINVERIFY_FLUSH_LOAD) || 2000,
+	defaults: process.env.FINVERIFY_N8N_SETTINGS === 'defaults',
+	spreadMs: Number(process.env.FINVERIFY_FLUSH_SPREAD_MS) || 0,
+	sender: (process.env.FINVERIFY_SENDER ?? 'never') as Sender,
+	queue,
+});
+
+/**
+ * Issue 44's burst on n8n's own defaults for one sender: 1,000 executions waiting (FINVERIFY_FLUSH_LOAD for a quick
+ * run), their final callbacks evenly over 50 s (test/scale/defaults/).
+ */
+export const defaultsBurst = (sender: Sender): FlushOptions => ({
+	name: `burst-defaults-${sender}`,
+	count: Number(process.env.FINVERIFY_FLUSH_LOAD) || 1000,
+	defaults: true,
+	spreadMs: 50_000,
+	sender,
+});
 
 /** Registers the suite's beforeAll, afterAll and its one test. */
 export function flushSuite(o: FlushOptions): void {
@@ -178,13 +205,7 @@ export function flushSuite(o: FlushOptions): void {
 		// 2. the flush: every journey final, as fast as the sandbox takes it
 		const pids = stack.pids();
 		if (!resetPeaks(pids)) figures.peakMemoryNote = 'peak since n8n started (could not reset)';
-		figures.n8nMemoryBeforeFlushMB = Math.round(
-			pids.reduce(
-				(sum, pid) =>
-					sum + Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]),
-				0,
-			) / 1024,
-		);
+		figures.n8nMemoryBeforeFlushMB = rssMb(pids);
 		if (o.queue) figures.n8nProcesses = pids.length;
 		memory = sampleMemory(pids, stack.metricsUrl);
 		figures.loadAverageAtFlush = load();
@@ -261,13 +282,7 @@ export function flushSuite(o: FlushOptions): void {
 		const peak = await memory.stop();
 		figures.n8nPeakMemoryMB = peak.sumOfPeaksMb;
 		if (o.queue) figures.n8nPeakMemoryAllProcessesMB = peak.sumRssMb;
-		figures.lockTimeoutsInLog = stack
-			.logFiles()
-			.reduce(
-				(sum, file) =>
-					sum + fs.readFileSync(file, 'utf8').split('LockAcquireTimeoutError').length - 1,
-				0,
-			);
+		figures.lockTimeoutsInLog = lockTimeouts(stack.logFiles());
 
 		// 5. none waiting; none resumed twice; each resumed execution has its own journey's final item
 		expect(after.waiting + after.new).toBe(0);

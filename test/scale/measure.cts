@@ -23,6 +23,17 @@ const statusKb = (pid: number, field: 'VmRSS' | 'VmHWM'): number => {
 	}
 };
 
+/** The resident memory of the processes now, summed, in MB (a process that has ended counts 0). */
+export const rssMb = (pids: number[]): number =>
+	Math.round(pids.reduce((sum, pid) => sum + statusKb(pid, 'VmRSS'), 0) / 1024);
+
+/** How often SQLite's write lock timed out (`LockAcquireTimeoutError`) in these n8n logs. */
+export const lockTimeouts = (logFiles: string[]): number =>
+	logFiles.reduce(
+		(sum, file) => sum + fs.readFileSync(file, 'utf8').split('LockAcquireTimeoutError').length - 1,
+		0,
+	);
+
 /** Every process of a process group's tree (n8n, its task runner), by walking /proc children. */
 export function treePids(root: number): number[] {
 	const out = [root];

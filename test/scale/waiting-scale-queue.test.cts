@@ -9,11 +9,14 @@
  * waiting; every callback delivered. The figures (time from the first callback until all resumed, the memory of all
  * n8n processes summed, attempts by answer, load average) are printed at the end, also when the run fails.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-
 import { QueueStack } from '../e2e/helpers/queue.cjs';
-import { log, waitFor, type Workflow } from '../e2e/helpers/stack.cjs';
+import { log, waitFor } from '../e2e/helpers/stack.cjs';
+import {
+	type Delivery,
+	type Journey,
+	queueScaleWorkflow,
+	SCALE_WORKFLOW_ID,
+} from './flush-stack.cjs';
 import {
 	loadAverage,
 	resetPeaks,
@@ -22,46 +25,24 @@ import {
 	treePids,
 } from './measure.cjs';
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const lib = require('../../scripts/n8n-env.js');
-/* eslint-enable @typescript-eslint/no-require-imports */
-
 const COUNT = Number(process.env.FINVERIFY_WAITING_LOAD) || 1000;
 const SPREAD_MS = 50_000;
 const IN_FLIGHT = 20;
 /** As in waiting-scale.test.cts: only decides when to stop waiting and report. */
 const QUIET_MS = 180_000;
 const NODE = 'Start journey and wait';
-const FIXTURE = path.join(__dirname, '..', 'e2e', 'fixtures', 'waiting-scale.workflow.json');
-/** The fixture's own id (the same workflow as the SQLite run). */
-const WORKFLOW_ID = String(JSON.parse(fs.readFileSync(FIXTURE, 'utf8')).id);
+const WORKFLOW_ID = SCALE_WORKFLOW_ID;
 jest.setTimeout(3_600_000);
 
 let stack: QueueStack;
 const figures: Record<string, number | string> = { executions: COUNT };
-
-type Delivery = {
-	status: string;
-	outcome?: string;
-	payload: { status: string };
-	attempts: { status: number | null; message?: string }[];
-};
-type Journey = { client_id: string; status: string; webhook_url: string | null };
-
-const scaleWorkflow = ({ sandboxUrl, webhookUrl }: { sandboxUrl: string; webhookUrl: string }) => {
-	const wf = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
-	return lib.localizeWorkflow(lib.prepareWorkflow(wf), {
-		n8nUrl: webhookUrl,
-		sandboxUrl,
-	}) as Workflow;
-};
 
 beforeAll(async () => {
 	stack = await QueueStack.create({
 		name: 'waiting-scale-queue',
 		stepMs: 3_600_000, // journeys move only when the test says so
 		sandbox: { webhookBackoffMs: 2000, webhookMaxBackoffMs: 60_000, webhookMaxAttempts: 12 },
-		extra: [scaleWorkflow],
+		extra: [queueScaleWorkflow],
 		publish: [WORKFLOW_ID],
 	});
 	await stack.start(2);

@@ -10,14 +10,15 @@
  * attempts by answer, load average) are printed at the end, also when the run fails. Heavy: `npm run test:scale`
  * (CI runs it; see CONTRIBUTING.md).
  */
-import * as fs from 'node:fs';
 
 import { log, N8nStack, waitFor, type Workflow } from '../e2e/helpers/stack.cjs';
 import { type Delivery, type Journey, STATUSES } from './flush-stack.cjs';
 import {
 	expressionCounters,
 	loadAverage as load,
+	lockTimeouts,
 	resetPeaks,
+	rssMb,
 	sampleMemory,
 	startWaitingExecutions,
 } from './measure.cjs';
@@ -94,9 +95,7 @@ test(`${COUNT} waiting journeys, their ${COUNT} final callbacks within a minute:
 	// 2. every journey's final status, triggered evenly over SPREAD_MS
 	const pid = stack.n8nPid();
 	if (!resetPeaks([pid])) figures.peakMemoryNote = 'peak since n8n started (could not reset)';
-	figures.n8nMemoryBeforeBurstMB = Math.round(
-		Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024,
-	);
+	figures.n8nMemoryBeforeBurstMB = rssMb([pid]);
 	const memory = sampleMemory([pid], `${stack.url}/metrics`);
 	const countersBefore = await expressionCounters(`${stack.url}/metrics`);
 	const finals = ['analysis_complete', 'consent_denied', 'expired', 'failed'];
@@ -154,8 +153,7 @@ test(`${COUNT} waiting journeys, their ${COUNT} final callbacks within a minute:
 	figures.errors = counts.error + counts.crashed + counts.canceled + counts.unknown;
 	figures.stuckRunning = counts.running;
 	figures.stillWaiting = counts.waiting + counts.new;
-	figures.lockTimeoutsInLog =
-		fs.readFileSync(stack.logFile(), 'utf8').split('LockAcquireTimeoutError').length - 1;
+	figures.lockTimeoutsInLog = lockTimeouts([stack.logFile()]);
 
 	// every callback delivered (accepted, or n8n said its execution had finished); what the attempts were answered
 	const deliveries = await finalDeliveries();

@@ -3,12 +3,6 @@
  * backs off (2 s doubling to 1 min, 12 attempts), then the reconciler (test/scale/flush.cts). The three senders' files run at the same
  * time (`npm test`'s burst step, `npm run test:burst-defaults`), each n8n loaded by the other two.
  */
-import { flushSuite } from '../flush.cjs';
+import { defaultsBurst, flushSuite } from '../flush.cjs';
 
-flushSuite({
-	name: 'burst-defaults-backoff',
-	count: Number(process.env.FINVERIFY_FLUSH_LOAD) || 1000,
-	defaults: true,
-	spreadMs: 50_000,
-	sender: 'backoff',
-});
+flushSuite(defaultsBurst('backoff'));

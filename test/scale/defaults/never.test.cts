@@ -3,12 +3,6 @@
  * never retries (one attempt), then the reconciler (test/scale/flush.cts). The three senders' files run at the same
  * time (`npm test`'s burst step, `npm run test:burst-defaults`), each n8n loaded by the other two.
  */
-import { flushSuite } from '../flush.cjs';
+import { defaultsBurst, flushSuite } from '../flush.cjs';
 
-flushSuite({
-	name: 'burst-defaults-never',
-	count: Number(process.env.FINVERIFY_FLUSH_LOAD) || 1000,
-	defaults: true,
-	spreadMs: 50_000,
-	sender: 'never',
-});
+flushSuite(defaultsBurst('never'));

@@ -3,12 +3,6 @@
  * retries 3 times 5 s apart, then the reconciler (test/scale/flush.cts). The three senders' files run at the same
  * time (`npm test`'s burst step, `npm run test:burst-defaults`), each n8n loaded by the other two.
  */
-import { flushSuite } from '../flush.cjs';
+import { defaultsBurst, flushSuite } from '../flush.cjs';
 
-flushSuite({
-	name: 'burst-defaults-retry3',
-	count: Number(process.env.FINVERIFY_FLUSH_LOAD) || 1000,
-	defaults: true,
-	spreadMs: 50_000,
-	sender: 'retry3',
-});
+flushSuite(defaultsBurst('retry3'));
